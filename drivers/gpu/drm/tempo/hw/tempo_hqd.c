@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Hardware queues
+ *
+ * Each engine owns a few hardware queue descriptors (HQDs). Software
+ * programs an HQD through its memory queue descriptor (MQD): a ring of job
+ * descriptors with read and write pointers, a pipe priority (0..2), a queue
+ * priority (0..15) and an active bit. Submitting a job writes its
+ * descriptor at the write pointer, advances it and rings the engine's
+ * doorbell; nothing else. The engine's command processor picks, each time
+ * it is free, the active queue with work whose (pipe priority, queue
+ * priority) is highest, ties going to the lowest queue index, and runs the
+ * job at its read pointer. At the job's END it signals the job's fence and
+ * advances the read pointer.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/slab.h>
+
+#include "tempo_hw_priv.h"
+
+static const char *fence_driver_name(struct dma_fence *fence)
+{
+	return "tempo";
+}
+
+static const char *fence_timeline_name(struct dma_fence *fence)
+{
+	return "tempo-hqd";
+}
+
+static const struct dma_fence_ops tempo_hw_fence_ops = {
+	.get_driver_name = fence_driver_name,
+	.get_timeline_name = fence_timeline_name,
+};
+
+/**
+ * tempo_hw_fence_alloc() - allocate the fence of a future job
+ *
+ * The fence is initialised by tempo_hw_hqd_submit(), which must not
+ * allocate; until then free it with tempo_hw_fence_free().
+ *
+ * Context: process; may sleep.
+ * Return: the fence or NULL.
+ */
+struct tempo_hw_fence *tempo_hw_fence_alloc(void)
+{
+	return kzalloc(sizeof(struct tempo_hw_fence), GFP_KERNEL);
+}
+
+/**
+ * tempo_hw_fence_free() - free a fence that was never submitted
+ * @fence: the fence, or NULL
+ *
+ * Context: any.
+ */
+void tempo_hw_fence_free(struct tempo_hw_fence *fence)
+{
+	kfree(fence);
+}
+
+/**
+ * tempo_hqd_init() - program an HQD's MQD at device init
+ * @engine: its engine
+ * @index: its index on the engine
+ * @ring: storage of its ring
+ * @ring_size: entries in @ring
+ *
+ * Every queue starts active at the middle pipe priority and a queue
+ * priority of 7 (normal).
+ *
+ * Context: process, before the command processor starts.
+ */
+void tempo_hqd_init(struct tempo_engine *engine, u32 index,
+		    struct tempo_hw_job **ring, u32 ring_size)
+{
+	struct tempo_hw_hqd *hqd = &engine->hqds[index];
+
+	hqd->engine = engine;
+	hqd->index = index;
+	hqd->mqd.ring = ring;
+	hqd->mqd.ring_size = ring_size;
+	hqd->mqd.pipe_priority = 1;
+	hqd->mqd.queue_priority = 7;
+	hqd->mqd.active = true;
+	hqd->fence_context = dma_fence_context_alloc(1);
+}
+
+static bool has_work(const struct tempo_hw_hqd *hqd)
+{
+	return hqd->mqd.active && hqd->mqd.rptr != hqd->mqd.wptr;
+}
+
+static u32 rank(const struct tempo_hw_hqd *hqd)
+{
+	return hqd->mqd.pipe_priority * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
+	       hqd->mqd.queue_priority;
+}
+
+/**
+ * tempo_hqd_select() - arbitrate among an engine's queues
+ * @engine: the engine
+ *
+ * Clears the doorbell: a doorbell rung after this call is seen by the next.
+ *
+ * Context: the engine's command processor.
+ * Return: the queue to run next, or NULL when none has work.
+ */
+struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine)
+{
+	struct tempo_hw_hqd *best = NULL;
+	u32 i;
+
+	spin_lock(&engine->lock);
+	engine->doorbell = false;
+	for (i = 0; i < engine->num_hqds; i++) {
+		struct tempo_hw_hqd *hqd = &engine->hqds[i];
+
+		if (has_work(hqd) && (!best || rank(hqd) > rank(best)))
+			best = hqd;
+	}
+	engine->current_hqd = best;
+	spin_unlock(&engine->lock);
+	return best;
+}
+
+/**
+ * tempo_hw_hqd_submit() - write a job into an HQD ring and ring the doorbell
+ * @hqd: the queue
+ * @job: the job; its fence was allocated with tempo_hw_fence_alloc()
+ *
+ * The caller guarantees a free ring entry (the scheduler's credit limit is
+ * the ring size). Does not allocate.
+ *
+ * The fence starts with one reference, the caller's job's, dropped by
+ * tempo_hw_fence_put(); the ring holds another until the job retires.
+ *
+ * Context: any; takes the engine's lock.
+ * Return: a new reference to the job's fence.
+ */
+struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
+				      struct tempo_hw_job *job)
+{
+	struct tempo_engine *engine = hqd->engine;
+	struct tempo_mqd *mqd = &hqd->mqd;
+	struct tempo_hw_fence *fence = job->fence;
+	unsigned long flags;
+
+	spin_lock_init(&fence->lock);
+	spin_lock_irqsave(&engine->lock, flags);
+	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
+		       hqd->fence_context, ++hqd->seqno);
+	dma_fence_get(&fence->base); /* the ring's reference */
+	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
+	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
+	mqd->wptr++;
+	engine->doorbell = true;
+	spin_unlock_irqrestore(&engine->lock, flags);
+	wake_up(&engine->wq);
+	return dma_fence_get(&fence->base);
+}
+
+/**
+ * tempo_hqd_retire() - end the job at the read pointer
+ * @hqd: its queue
+ * @job: the job
+ * @error: 0, or the error its fence carries
+ *
+ * Context: the engine's command processor.
+ */
+void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+		      int error)
+{
+	struct tempo_engine *engine = hqd->engine;
+	struct dma_fence *fence = &job->fence->base;
+	bool cookie;
+
+	spin_lock_irq(&engine->lock);
+	hqd->mqd.rptr++;
+	hqd->jobs_done++;
+	if (hqd->abort_seqno == fence->seqno)
+		hqd->abort_seqno = 0;
+	spin_unlock_irq(&engine->lock);
+
+	cookie = dma_fence_begin_signalling();
+	if (error)
+		dma_fence_set_error(fence, error);
+	dma_fence_signal(fence);
+	dma_fence_end_signalling(cookie);
+	dma_fence_put(fence);
+}
+
+/**
+ * tempo_hw_hqd_abort() - ask the hardware to stop a job
+ * @hqd: the queue the job was submitted to
+ * @job: the job
+ * @error: the error its fence will carry
+ *
+ * The command processor stops the job at the next packet boundary (or
+ * within one polling period of a WAIT_MEM or one quantum of a workgroup)
+ * and retires it with @error; a job that has not started yet fails as soon
+ * as it would start. Has no effect on a job already retired.
+ *
+ * Context: any; takes the engine's lock.
+ */
+void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+			int error)
+{
+	struct tempo_engine *engine = hqd->engine;
+	unsigned long flags;
+
+	spin_lock_irqsave(&engine->lock, flags);
+	if (!dma_fence_is_signaled(&job->fence->base)) {
+		hqd->abort_seqno = job->fence->base.seqno;
+		hqd->abort_error = error;
+		engine->doorbell = true;
+	}
+	spin_unlock_irqrestore(&engine->lock, flags);
+	wake_up(&engine->wq);
+}
+
+/**
+ * tempo_hqd_abort_pending() - whether software asked to abort a job
+ * @hqd: its queue
+ * @job: the job running now
+ *
+ * Context: the engine's command processor.
+ * Return: 0, or the error to stop @job with.
+ */
+int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
+			    const struct tempo_hw_job *job)
+{
+	if (READ_ONCE(hqd->abort_seqno) != job->fence->base.seqno)
+		return 0;
+	return READ_ONCE(hqd->abort_error);
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Emulated GPU
+ *
+ * The emulated GPU is built from three parts, one file each: hardware
+ * queues with their MQDs (tempo_hqd.c), one command processor per engine
+ * (tempo_cp.c) and a pool of compute units (tempo_cu.c). Packets are
+ * decoded in tempo_isa.c and every memory access goes through the job's
+ * address space in tempo_mem.c. Software sees the GPU only through
+ * tempo_hw.h: create it with a topology, write jobs into HQD rings, abort a
+ * job, read the MQDs.
+ */
+
+#include <linux/device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "tempo_hw_priv.h"
+
+static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
+		       u32 engine_class, u32 instance)
+{
+	u32 queues = hw->config.queues[engine_class];
+	u32 ring = hw->config.ring_size;
+	struct tempo_hw_job **rings;
+	u32 q;
+
+	engine->hw = hw;
+	engine->engine_class = engine_class;
+	engine->instance = instance;
+	engine->index = engine - hw->engines;
+	spin_lock_init(&engine->lock);
+	init_waitqueue_head(&engine->wq);
+
+	rings = kcalloc(queues * ring, sizeof(*rings), GFP_KERNEL);
+	if (!rings)
+		return -ENOMEM;
+	for (q = 0; q < queues; q++)
+		tempo_hqd_init(engine, q, rings + q * ring, ring);
+	engine->num_hqds = queues;
+	return 0;
+}
+
+/* Retire what a stopped engine left in its rings. */
+static void engine_drain(struct tempo_engine *engine)
+{
+	u32 q;
+
+	for (q = 0; q < engine->num_hqds; q++) {
+		struct tempo_hw_hqd *hqd = &engine->hqds[q];
+
+		while (hqd->mqd.rptr != hqd->mqd.wptr)
+			tempo_hqd_retire(hqd, hqd->mqd.ring[hqd->mqd.rptr &
+					 (hqd->mqd.ring_size - 1)],
+					 -ECANCELED);
+	}
+}
+
+static void engines_fini(struct tempo_hw *hw)
+{
+	u32 i;
+
+	for (i = 0; i < hw->num_engines; i++) {
+		tempo_cp_stop(&hw->engines[i]);
+		engine_drain(&hw->engines[i]);
+		if (hw->engines[i].num_hqds)
+			kfree(hw->engines[i].hqds[0].mqd.ring);
+	}
+	kfree(hw->engines);
+}
+
+static int engines_init(struct tempo_hw *hw)
+{
+	u32 c, i, n = 0;
+	int ret;
+
+	for (c = 0; c < TEMPO_HW_NUM_CLASSES; c++)
+		hw->num_engines += hw->config.engines[c];
+	hw->engines = kcalloc(hw->num_engines, sizeof(*hw->engines),
+			      GFP_KERNEL);
+	if (!hw->engines)
+		return -ENOMEM;
+	for (c = 0; c < TEMPO_HW_NUM_CLASSES; c++) {
+		for (i = 0; i < hw->config.engines[c]; i++, n++) {
+			ret = engine_init(hw, &hw->engines[n], c, i);
+			if (ret)
+				return ret;
+			ret = tempo_cp_start(&hw->engines[n]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * tempo_hw_create() - build and start an emulated GPU
+ * @dev: the device it belongs to
+ * @config: the topology; at most %TEMPO_HW_MAX_QUEUES queues per engine
+ *
+ * Context: process; may sleep.
+ * Return: the GPU or an ERR_PTR().
+ */
+struct tempo_hw *tempo_hw_create(struct device *dev,
+				 const struct tempo_hw_config *config)
+{
+	struct tempo_hw *hw;
+	int ret;
+
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	if (!hw)
+		return ERR_PTR(-ENOMEM);
+	hw->dev = dev;
+	hw->config = *config;
+
+	ret = tempo_cu_pool_init(&hw->cus, config->num_cus);
+	if (ret)
+		goto err_free;
+	ret = engines_init(hw);
+	if (ret)
+		goto err_engines;
+	return hw;
+
+err_engines:
+	engines_fini(hw);
+	tempo_cu_pool_fini(&hw->cus);
+err_free:
+	kfree(hw);
+	return ERR_PTR(ret);
+}
+
+/**
+ * tempo_hw_destroy() - stop and free an emulated GPU
+ * @hw: the GPU
+ *
+ * Jobs still in a ring fail with -ECANCELED.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_hw_destroy(struct tempo_hw *hw)
+{
+	engines_fini(hw);
+	tempo_cu_pool_fini(&hw->cus);
+	kfree(hw);
+}
+
+/**
+ * tempo_hw_num_engines() - engines of the GPU
+ * @hw: the GPU
+ *
+ * Context: any.
+ * Return: the count.
+ */
+u32 tempo_hw_num_engines(const struct tempo_hw *hw)
+{
+	return hw->num_engines;
+}
+
+/**
+ * tempo_hw_num_hqds() - hardware queues of the GPU
+ * @hw: the GPU
+ *
+ * Context: any.
+ * Return: the count.
+ */
+u32 tempo_hw_num_hqds(const struct tempo_hw *hw)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < hw->num_engines; i++)
+		n += hw->engines[i].num_hqds;
+	return n;
+}
+
+/**
+ * tempo_hw_hqd() - a hardware queue by device-wide index
+ * @hw: the GPU
+ * @index: engine after engine, queue after queue
+ *
+ * Context: any.
+ * Return: the queue, or NULL past the last.
+ */
+struct tempo_hw_hqd *tempo_hw_hqd(struct tempo_hw *hw, u32 index)
+{
+	u32 i;
+
+	for (i = 0; i < hw->num_engines; i++) {
+		if (index < hw->engines[i].num_hqds)
+			return &hw->engines[i].hqds[index];
+		index -= hw->engines[i].num_hqds;
+	}
+	return NULL;
+}
+
+/**
+ * tempo_hw_hqd_info() - describe a hardware queue
+ * @hqd: the queue
+ * @info: out: its description
+ *
+ * Context: any; takes the engine's lock.
+ */
+void tempo_hw_hqd_info(const struct tempo_hw_hqd *hqd,
+		       struct tempo_hw_hqd_info *info)
+{
+	struct tempo_engine *engine = hqd->engine;
+	unsigned long flags;
+
+	spin_lock_irqsave(&engine->lock, flags);
+	info->engine_class = engine->engine_class;
+	info->engine_instance = engine->instance;
+	info->engine = engine->index;
+	info->queue = hqd->index;
+	info->pipe_priority = hqd->mqd.pipe_priority;
+	info->queue_priority = hqd->mqd.queue_priority;
+	spin_unlock_irqrestore(&engine->lock, flags);
+}
+
+/**
+ * tempo_hw_timestamp_frequency() - ticks per second of GPU timestamps
+ *
+ * GPU timestamps are CLOCK_MONOTONIC nanoseconds, so they compare directly
+ * with clock_gettime() on the host.
+ *
+ * Context: any.
+ * Return: the frequency in Hz.
+ */
+u64 tempo_hw_timestamp_frequency(void)
+{
+	return NSEC_PER_SEC;
+}
+
+/**
+ * tempo_hw_debugfs_hqds() - print every MQD
+ * @hw: the GPU
+ * @m: where
+ *
+ * Context: process.
+ */
+void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m)
+{
+	static const char * const names[] = { "gfx", "compute", "copy" };
+	u32 i, q;
+
+	seq_puts(m, "engine     queue pipe_prio queue_prio active running rptr wptr done\n");
+	for (i = 0; i < hw->num_engines; i++) {
+		struct tempo_engine *e = &hw->engines[i];
+
+		spin_lock_irq(&e->lock);
+		for (q = 0; q < e->num_hqds; q++) {
+			struct tempo_hw_hqd *h = &e->hqds[q];
+
+			seq_printf(m, "%-7s%-3u %5u %9u %10u %6u %7u %4u %4u %llu\n",
+				   names[e->engine_class], e->instance, q,
+				   h->mqd.pipe_priority, h->mqd.queue_priority,
+				   h->mqd.active, e->current_hqd == h,
+				   h->mqd.rptr, h->mqd.wptr, h->jobs_done);
+		}
+		spin_unlock_irq(&e->lock);
+	}
+}
+
+/**
+ * tempo_hw_debugfs_cus() - print the compute-unit pool's occupancy
+ * @hw: the GPU
+ * @m: where
+ *
+ * Context: process.
+ */
+void tempo_hw_debugfs_cus(struct tempo_hw *hw, struct seq_file *m)
+{
+	struct tempo_cu_pool *pool = &hw->cus;
+	u32 busy;
+
+	spin_lock(&pool->lock);
+	busy = pool->busy;
+	spin_unlock(&pool->lock);
+	seq_printf(m, "cus: %u\nbusy: %u\nworkgroups_done: %lld\n",
+		   pool->num_cus, busy, atomic64_read(&pool->groups_done));
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * The boundary between the driver and the hardware it drives. Only the
+ * scheduler glue (tempo_sched.c), device setup (tempo_drv.c), the query and
+ * debugfs code include this header; a backend for a real GPU would provide
+ * the same functions.
+ */
+#ifndef _TEMPO_HW_H_
+#define _TEMPO_HW_H_
+
+#include <linux/dma-fence.h>
+#include <linux/types.h>
+
+/* Longest packet, in dwords. */
+#define TEMPO_HW_MAX_PACKET_DW		32
+/* Deepest nesting of BATCH_START calls. */
+#define TEMPO_HW_MAX_BATCH_DEPTH	4
+/* Most workgroups of one DISPATCH. */
+#define TEMPO_HW_MAX_GROUPS		(1u << 20)
+
+struct device;
+struct seq_file;
+struct tempo_hw;
+struct tempo_hw_hqd;
+
+/**
+ * enum tempo_hw_engine_class - engine classes, numbered as in the uAPI
+ * @TEMPO_HW_CLASS_GFX: graphics engine
+ * @TEMPO_HW_CLASS_COMPUTE: compute engine
+ * @TEMPO_HW_CLASS_COPY: copy engine, no DISPATCH
+ * @TEMPO_HW_NUM_CLASSES: number of classes
+ */
+enum tempo_hw_engine_class {
+	TEMPO_HW_CLASS_GFX,
+	TEMPO_HW_CLASS_COMPUTE,
+	TEMPO_HW_CLASS_COPY,
+	TEMPO_HW_NUM_CLASSES,
+};
+
+/**
+ * struct tempo_hw_config - the topology to build
+ * @engines: engines of each class
+ * @queues: hardware queues (HQDs) of each engine, by class
+ * @num_cus: compute units in the shared pool
+ * @ring_size: jobs each HQD ring holds (a power of two)
+ */
+struct tempo_hw_config {
+	u32 engines[TEMPO_HW_NUM_CLASSES];
+	u32 queues[TEMPO_HW_NUM_CLASSES];
+	u32 num_cus;
+	u32 ring_size;
+};
+
+/**
+ * struct tempo_hw_hqd_info - what software may know of an HQD
+ * @engine_class: class of its engine
+ * @engine_instance: instance of its engine in its class
+ * @engine: index of its engine in the device
+ * @queue: index of the HQD on its engine
+ * @pipe_priority: programmed pipe priority, 0..2
+ * @queue_priority: programmed queue priority, 0..15
+ */
+struct tempo_hw_hqd_info {
+	u16 engine_class;
+	u16 engine_instance;
+	u16 engine;
+	u16 queue;
+	u8 pipe_priority;
+	u8 queue_priority;
+};
+
+struct tempo_hw_mmu;
+
+/**
+ * struct tempo_hw_mmu_ops - the GPU MMU, as seen by the hardware
+ * @lock: make translations stable; may spin, never sleeps
+ * @unlock: end of the accesses made after @lock
+ * @translate: CPU address of [va, va + len), which must lie in one page,
+ *	or NULL when unmapped (or read-only and @write is true)
+ */
+struct tempo_hw_mmu_ops {
+	void (*lock)(struct tempo_hw_mmu *mmu);
+	void (*unlock)(struct tempo_hw_mmu *mmu);
+	void *(*translate)(struct tempo_hw_mmu *mmu, u64 va, u32 len, bool write);
+};
+
+/**
+ * struct tempo_hw_mmu - an address space the hardware can walk
+ * @ops: how to walk it
+ */
+struct tempo_hw_mmu {
+	const struct tempo_hw_mmu_ops *ops;
+};
+
+/**
+ * struct tempo_hw_fence - the fence an HQD signals at the end of a job
+ * @base: the dma_fence
+ * @lock: its lock
+ */
+struct tempo_hw_fence {
+	struct dma_fence base;
+	spinlock_t lock;
+};
+
+/**
+ * struct tempo_hw_job - a job as written into an HQD ring
+ * @mmu: address space of the job's batches
+ * @batch_va: GPU address of the first-level batch
+ * @fence: signalled by the hardware when END of the batch is reached,
+ *	with an error when the job failed
+ */
+struct tempo_hw_job {
+	struct tempo_hw_mmu *mmu;
+	u64 batch_va;
+	struct tempo_hw_fence *fence;
+};
+
+struct tempo_hw *tempo_hw_create(struct device *dev,
+				 const struct tempo_hw_config *config);
+void tempo_hw_destroy(struct tempo_hw *hw);
+u32 tempo_hw_num_engines(const struct tempo_hw *hw);
+u32 tempo_hw_num_hqds(const struct tempo_hw *hw);
+struct tempo_hw_hqd *tempo_hw_hqd(struct tempo_hw *hw, u32 index);
+void tempo_hw_hqd_info(const struct tempo_hw_hqd *hqd,
+		       struct tempo_hw_hqd_info *info);
+u64 tempo_hw_timestamp_frequency(void);
+
+struct tempo_hw_fence *tempo_hw_fence_alloc(void);
+void tempo_hw_fence_free(struct tempo_hw_fence *fence);
+struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
+				      struct tempo_hw_job *job);
+void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+			int error);
+
+void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m);
+void tempo_hw_debugfs_cus(struct tempo_hw *hw, struct seq_file *m);
+
+#endif /* _TEMPO_HW_H_ */

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Packet decoding
+ *
+ * The command processor fetches a header dword, checks it, fetches the rest
+ * of the packet and checks the packet's length and fields before executing
+ * anything. Decoding is pure: no memory is touched here, which keeps it
+ * testable on its own. A packet that fails these checks is illegal and
+ * fails the job with -EILSEQ.
+ */
+
+#include <linux/errno.h>
+
+#include <drm/tempo_drm.h>
+
+#include "tempo_hw_priv.h"
+
+#define TEMPO_PKT_OP_MASK	0xffu
+#define TEMPO_PKT_MBZ_MASK	0xff00u
+
+/**
+ * tempo_isa_check_header() - split and check a packet header
+ * @header: the first dword of a packet
+ * @op: out: its opcode
+ * @len: out: its length in dwords, header included
+ *
+ * Context: any.
+ * Return: 0, or -EILSEQ for non-zero reserved bits, an unknown opcode or a
+ * length of 0 or above %TEMPO_HW_MAX_PACKET_DW.
+ */
+int tempo_isa_check_header(u32 header, u32 *op, u32 *len)
+{
+	*op = header & TEMPO_PKT_OP_MASK;
+	*len = header >> 16;
+
+	if (header & TEMPO_PKT_MBZ_MASK)
+		return -EILSEQ;
+	if (*op > DRM_TEMPO_PKT_END)
+		return -EILSEQ;
+	if (*len == 0 || *len > TEMPO_HW_MAX_PACKET_DW)
+		return -EILSEQ;
+	return 0;
+}
+
+/**
+ * tempo_isa_qword() - read a 64-bit field of a packet
+ * @pkt: the packet
+ * @index: dword index of the low half
+ *
+ * Context: any.
+ * Return: the value.
+ */
+u64 tempo_isa_qword(const struct tempo_packet *pkt, u32 index)
+{
+	return (u64)pkt->dw[index] | ((u64)pkt->dw[index + 1] << 32);
+}
+
+static bool len_ok(const struct tempo_packet *pkt)
+{
+	switch (pkt->op) {
+	case DRM_TEMPO_PKT_NOP:
+		return true;
+	case DRM_TEMPO_PKT_WRITE_DATA:
+		return pkt->len >= 4;
+	case DRM_TEMPO_PKT_WRITE_TIMESTAMP:
+		return pkt->len == 3;
+	case DRM_TEMPO_PKT_COPY:
+	case DRM_TEMPO_PKT_ATOMIC:
+		return pkt->len == 6;
+	case DRM_TEMPO_PKT_FILL:
+		return pkt->len == 5;
+	case DRM_TEMPO_PKT_WAIT_MEM:
+		return pkt->len == 8;
+	case DRM_TEMPO_PKT_DISPATCH:
+		return pkt->len >= 5;
+	case DRM_TEMPO_PKT_BATCH_START:
+		return pkt->len == 4;
+	case DRM_TEMPO_PKT_END:
+		return pkt->len == 1;
+	}
+	return false;
+}
+
+static u32 kernel_args(u32 kernel)
+{
+	switch (kernel) {
+	case DRM_TEMPO_KERNEL_FILL:
+		return 4;
+	case DRM_TEMPO_KERNEL_COPY:
+	case DRM_TEMPO_KERNEL_CHECKSUM:
+		return 5;
+	case DRM_TEMPO_KERNEL_ATOMIC_INC:
+		return 3;
+	case DRM_TEMPO_KERNEL_SPIN:
+		return 1;
+	}
+	return U32_MAX;
+}
+
+static bool dispatch_ok(const struct tempo_packet *pkt, u32 engine_class)
+{
+	u64 groups = (u64)pkt->dw[2] * pkt->dw[3] * pkt->dw[4];
+
+	if (engine_class == TEMPO_HW_CLASS_COPY)
+		return false;
+	if (kernel_args(pkt->dw[1]) != pkt->len - 5)
+		return false;
+	return groups > 0 && groups <= TEMPO_HW_MAX_GROUPS;
+}
+
+static bool fields_ok(const struct tempo_packet *pkt, u32 engine_class)
+{
+	switch (pkt->op) {
+	case DRM_TEMPO_PKT_ATOMIC:
+		if (pkt->dw[3] == DRM_TEMPO_ATOMIC_INC)
+			return !tempo_isa_qword(pkt, 4);
+		return pkt->dw[3] == DRM_TEMPO_ATOMIC_ADD;
+	case DRM_TEMPO_PKT_WAIT_MEM:
+		return pkt->dw[3] <= DRM_TEMPO_COMPARE_GE;
+	case DRM_TEMPO_PKT_DISPATCH:
+		return dispatch_ok(pkt, engine_class);
+	case DRM_TEMPO_PKT_BATCH_START:
+		return !(pkt->dw[3] & ~DRM_TEMPO_BATCH_CHAIN);
+	}
+	return true;
+}
+
+/**
+ * tempo_isa_check_packet() - check a whole packet before it executes
+ * @pkt: the packet, header already checked
+ * @engine_class: class of the engine about to execute it
+ *
+ * Context: any.
+ * Return: 0, or -EILSEQ for a wrong length, an unknown sub-operation or
+ * kernel, wrong kernel arguments, a bad workgroup count, reserved flags or
+ * a packet the engine class cannot execute.
+ */
+int tempo_isa_check_packet(const struct tempo_packet *pkt, u32 engine_class)
+{
+	if (!len_ok(pkt) || !fields_ok(pkt, engine_class))
+		return -EILSEQ;
+	return 0;
+}
+
+/**
+ * tempo_isa_compare() - evaluate a WAIT_MEM compare function
+ * @func: &enum drm_tempo_compare
+ * @value: the masked memory value
+ * @ref: the reference
+ *
+ * Context: any.
+ * Return: whether the wait is over.
+ */
+bool tempo_isa_compare(u32 func, u64 value, u64 ref)
+{
+	switch (func) {
+	case DRM_TEMPO_COMPARE_EQ:
+		return value == ref;
+	case DRM_TEMPO_COMPARE_NE:
+		return value != ref;
+	case DRM_TEMPO_COMPARE_LT:
+		return value < ref;
+	case DRM_TEMPO_COMPARE_LE:
+		return value <= ref;
+	case DRM_TEMPO_COMPARE_GT:
+		return value > ref;
+	case DRM_TEMPO_COMPARE_GE:
+		return value >= ref;
+	}
+	return false;
+}

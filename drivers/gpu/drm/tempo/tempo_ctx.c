@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Contexts and priorities
+ *
+ * A context is a priority and an engine map. Each slot of the map is one
+ * drm_sched entity whose schedulers are those of the slot engine's HQDs:
+ * drm_sched places the entity on the least-loaded HQD whenever its queue
+ * is empty, and keeps it there while jobs are queued, which is what keeps
+ * the jobs of a slot in submission order.
+ *
+ * Priorities are signed, -1023..1023, 0 being normal. Two functions decide
+ * everything about them: tempo_priority_check() (range, then permission:
+ * above normal needs CAP_SYS_NICE or DRM master, else -EACCES) and
+ * tempo_priority_to_sched() (the drm_sched run queue). The latter only
+ * names enum drm_sched_priority values and never computes with them, since
+ * their order changed between kernel releases.
+ */
+
+#include <linux/capability.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_auth.h>
+#include <drm/drm_file.h>
+#include <drm/tempo_drm.h>
+
+#include "tempo_drv.h"
+
+/**
+ * tempo_priority_ceiling() - highest priority a file may ask for
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: %DRM_TEMPO_PRIORITY_VERY_HIGH for a DRM master or a CAP_SYS_NICE
+ * holder, %DRM_TEMPO_PRIORITY_NORMAL otherwise.
+ */
+s32 tempo_priority_ceiling(struct drm_file *file)
+{
+	if (capable(CAP_SYS_NICE) || drm_is_current_master(file))
+		return DRM_TEMPO_PRIORITY_VERY_HIGH;
+	return DRM_TEMPO_PRIORITY_NORMAL;
+}
+
+/**
+ * tempo_priority_check() - may this file use this priority
+ * @tdev: the device
+ * @file: the caller
+ * @priority: the requested priority
+ *
+ * Context: process.
+ * Return: 0, -EINVAL when out of range, -EACCES when above the ceiling.
+ */
+int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
+			 s64 priority)
+{
+	if (TEMPO_IOCTL_DBG(tdev, priority < DRM_TEMPO_PRIORITY_VERY_LOW ||
+			    priority > DRM_TEMPO_PRIORITY_VERY_HIGH))
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, priority > tempo_priority_ceiling(file)))
+		return -EACCES;
+	return 0;
+}
+
+/**
+ * tempo_priority_to_sched() - the drm_sched run queue of a priority
+ * @priority: a valid uAPI priority
+ *
+ * Context: any.
+ * Return: LOW below normal, NORMAL at normal, HIGH above.
+ */
+enum drm_sched_priority tempo_priority_to_sched(s32 priority)
+{
+	if (priority < DRM_TEMPO_PRIORITY_NORMAL)
+		return TEMPO_SCHED_PRIORITY_LOW;
+	if (priority > DRM_TEMPO_PRIORITY_NORMAL)
+		return DRM_SCHED_PRIORITY_HIGH;
+	return DRM_SCHED_PRIORITY_NORMAL;
+}
+
+static void ctx_release(struct kref *kref)
+{
+	struct tempo_ctx *ctx = container_of(kref, struct tempo_ctx, refcount);
+	u32 i;
+
+	for (i = 0; i < ctx->num_slots; i++)
+		drm_sched_entity_destroy(&ctx->slots[i].entity);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+}
+
+/**
+ * tempo_ctx_put() - drop a reference on a context
+ * @ctx: the context
+ *
+ * The last reference waits until the context's queued jobs have reached
+ * the hardware, then frees it.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_ctx_put(struct tempo_ctx *ctx)
+{
+	kref_put(&ctx->refcount, ctx_release);
+}
+
+/**
+ * tempo_ctx_lookup() - find a context of a file and reference it
+ * @tfile: the file
+ * @id: the context id
+ *
+ * Context: process.
+ * Return: the context or NULL.
+ */
+struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id)
+{
+	struct tempo_ctx *ctx;
+
+	xa_lock(&tfile->contexts);
+	ctx = xa_load(&tfile->contexts, id);
+	if (ctx)
+		kref_get(&ctx->refcount);
+	xa_unlock(&tfile->contexts);
+	return ctx;
+}
+
+/**
+ * tempo_ctx_destroy_all() - destroy every context of a closing file
+ * @tfile: the file
+ *
+ * Context: process; may sleep.
+ */
+void tempo_ctx_destroy_all(struct tempo_file *tfile)
+{
+	struct tempo_ctx *ctx;
+	unsigned long id;
+
+	xa_for_each(&tfile->contexts, id, ctx) {
+		xa_erase(&tfile->contexts, id);
+		tempo_ctx_put(ctx);
+	}
+}
+
+static struct tempo_engine_desc *engine_find(struct tempo_device *tdev,
+					     const struct drm_tempo_engine *e)
+{
+	u32 i;
+
+	for (i = 0; i < tdev->num_engines; i++) {
+		struct tempo_engine_desc *d = &tdev->engines[i];
+
+		if (d->engine_class == e->engine_class &&
+		    d->engine_instance == e->engine_instance)
+			return d;
+	}
+	return NULL;
+}
+
+/* Fill the engine of each slot from user space, or the default map. */
+static int slots_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
+			 u64 user_slots)
+{
+	struct drm_tempo_engine e;
+	u32 i;
+
+	for (i = 0; i < ctx->num_slots; i++) {
+		if (!user_slots) {
+			ctx->slots[i].engine = &tdev->engines[i];
+			continue;
+		}
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&e,
+				    u64_to_user_ptr(user_slots) + i * sizeof(e),
+				    sizeof(e))))
+			return -EFAULT;
+		ctx->slots[i].engine = engine_find(tdev, &e);
+		if (TEMPO_IOCTL_DBG(tdev, !ctx->slots[i].engine))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int slots_init(struct tempo_ctx *ctx)
+{
+	enum drm_sched_priority prio = tempo_priority_to_sched(ctx->priority);
+	u32 i;
+	int ret;
+
+	for (i = 0; i < ctx->num_slots; i++) {
+		struct tempo_engine_desc *e = ctx->slots[i].engine;
+
+		ret = drm_sched_entity_init(&ctx->slots[i].entity, prio,
+					    e->scheds, e->num_queues, NULL);
+		if (ret)
+			goto err_fini;
+	}
+	return 0;
+
+err_fini:
+	while (i--)
+		drm_sched_entity_destroy(&ctx->slots[i].entity);
+	return ret;
+}
+
+static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
+				   const struct drm_tempo_ctx_create *args)
+{
+	u32 n = args->num_slots ? args->num_slots : tdev->num_engines;
+	struct tempo_ctx *ctx;
+
+	ctx = kzalloc(struct_size(ctx, slots, n), GFP_KERNEL);
+	if (!ctx)
+		return NULL;
+	kref_init(&ctx->refcount);
+	mutex_init(&ctx->lock);
+	ctx->tdev = tdev;
+	ctx->priority = args->priority;
+	ctx->num_slots = n;
+	return ctx;
+}
+
+static int ctx_create_check(struct tempo_device *tdev, struct drm_file *file,
+			    const struct drm_tempo_ctx_create *args)
+{
+	int ret;
+
+	if (TEMPO_IOCTL_DBG(tdev, args->flags))
+		return -EINVAL;
+	ret = tempo_check_extensions(tdev, args->extensions);
+	if (ret)
+		return ret;
+	if (TEMPO_IOCTL_DBG(tdev, args->num_slots > TEMPO_MAX_SLOTS))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * tempo_ioctl_ctx_create() - DRM_IOCTL_TEMPO_CTX_CREATE
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_ctx_create
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
+			   struct drm_file *file)
+{
+	struct tempo_device *tdev = to_tempo_device(dev);
+	struct tempo_file *tfile = to_tempo_file(file);
+	struct drm_tempo_ctx_create *args = data;
+	struct tempo_ctx *ctx;
+	int ret;
+
+	ret = ctx_create_check(tdev, file, args);
+	if (ret)
+		return ret;
+	ctx = ctx_alloc(tdev, args);
+	if (!ctx)
+		return -ENOMEM;
+	ret = slots_resolve(tdev, ctx, args->num_slots ? args->slots : 0);
+	if (ret)
+		goto err_free;
+	ret = tempo_priority_check(tdev, file, args->priority);
+	if (ret)
+		goto err_free;
+	ret = slots_init(ctx);
+	if (ret)
+		goto err_free;
+	ret = xa_alloc(&tfile->contexts, &args->ctx_id, ctx, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret)
+		goto err_put;
+	return 0;
+
+err_put:
+	tempo_ctx_put(ctx);
+	return ret;
+err_free:
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	return ret;
+}
+
+/**
+ * tempo_ioctl_ctx_destroy() - DRM_IOCTL_TEMPO_CTX_DESTROY
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_ctx_destroy
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_ctx_destroy(struct drm_device *dev, void *data,
+			    struct drm_file *file)
+{
+	struct tempo_device *tdev = to_tempo_device(dev);
+	struct drm_tempo_ctx_destroy *args = data;
+	struct tempo_ctx *ctx;
+
+	if (TEMPO_IOCTL_DBG(tdev, args->pad))
+		return -EINVAL;
+	ctx = xa_erase(&to_tempo_file(file)->contexts, args->ctx_id);
+	if (TEMPO_IOCTL_DBG(tdev, !ctx))
+		return -ENOENT;
+	tempo_ctx_put(ctx);
+	return 0;
+}
+
+static int ctx_param_lookup(struct tempo_device *tdev, struct drm_file *file,
+			    const struct drm_tempo_ctx_param *args,
+			    struct tempo_ctx **ctx)
+{
+	if (TEMPO_IOCTL_DBG(tdev, args->pad))
+		return -EINVAL;
+	*ctx = tempo_ctx_lookup(to_tempo_file(file), args->ctx_id);
+	if (TEMPO_IOCTL_DBG(tdev, !*ctx))
+		return -ENOENT;
+	if (TEMPO_IOCTL_DBG(tdev, args->param != DRM_TEMPO_CTX_PARAM_PRIORITY)) {
+		tempo_ctx_put(*ctx);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * tempo_ioctl_ctx_get_param() - DRM_IOCTL_TEMPO_CTX_GET_PARAM
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_ctx_param
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
+			      struct drm_file *file)
+{
+	struct drm_tempo_ctx_param *args = data;
+	struct tempo_ctx *ctx;
+	int ret;
+
+	ret = ctx_param_lookup(to_tempo_device(dev), file, args, &ctx);
+	if (ret)
+		return ret;
+	mutex_lock(&ctx->lock);
+	args->value = ctx->priority;
+	mutex_unlock(&ctx->lock);
+	tempo_ctx_put(ctx);
+	return 0;
+}
+
+static void ctx_set_priority(struct tempo_ctx *ctx, s32 priority)
+{
+	enum drm_sched_priority prio = tempo_priority_to_sched(priority);
+	u32 i;
+
+	lockdep_assert_held(&ctx->lock);
+	ctx->priority = priority;
+	for (i = 0; i < ctx->num_slots; i++)
+		drm_sched_entity_set_priority(&ctx->slots[i].entity, prio);
+}
+
+/**
+ * tempo_ioctl_ctx_set_param() - DRM_IOCTL_TEMPO_CTX_SET_PARAM
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_ctx_param
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
+			      struct drm_file *file)
+{
+	struct tempo_device *tdev = to_tempo_device(dev);
+	struct drm_tempo_ctx_param *args = data;
+	struct tempo_ctx *ctx;
+	int ret;
+
+	ret = ctx_param_lookup(tdev, file, args, &ctx);
+	if (ret)
+		return ret;
+	ret = tempo_priority_check(tdev, file, args->value);
+	if (!ret) {
+		mutex_lock(&ctx->lock);
+		ctx_set_priority(ctx, args->value);
+		mutex_unlock(&ctx->lock);
+	}
+	tempo_ctx_put(ctx);
+	return ret;
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: tempo overview
+ *
+ * tempo drives a GPU that is emulated in software inside this module, so
+ * that GPU scheduling can be developed, tested and measured on any Linux
+ * machine. The driver is split the way a driver for real hardware is:
+ *
+ * - tempo_drv.c registers a DRM render device with no hardware behind it
+ *   (a platform device, as vgem does) and holds the ioctl table;
+ * - tempo_gem.c and tempo_vm.c manage shmem buffer objects and each file's
+ *   GPU virtual address space;
+ * - tempo_ctx.c manages contexts: a priority and an engine map of slots,
+ *   each slot a drm_sched entity;
+ * - tempo_submit.c turns an exec ioctl into a job;
+ * - tempo_sched.c runs one drm_sched scheduler per hardware queue (HQD);
+ *   its run_job writes the job into the HQD ring, rings the doorbell and
+ *   returns the hardware fence, nothing more;
+ * - hw/ is the emulated GPU (MQD/HQD model, command processors, compute
+ *   units), reached only through hw/tempo_hw.h. A backend for a real GPU
+ *   would replace hw/ and keep everything else.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/tempo_drm.h>
+
+#include "tempo_drv.h"
+
+#define DRIVER_NAME	"tempo"
+#define DRIVER_DESC	"GPU scheduling testbed on an emulated GPU"
+#define DRIVER_MAJOR	1
+#define DRIVER_MINOR	0
+
+struct tempo_params tempo_params = {
+	.gfx_engines = 1,
+	.compute_engines = 4,
+	.copy_engines = 2,
+	.compute_queues = 4,
+	.queues = 2,
+	.cus = 8,
+	.job_timeout_ms = 2000,
+};
+
+module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
+MODULE_PARM_DESC(gfx_engines, "GFX engines (0-8, default 1)");
+module_param_named(compute_engines, tempo_params.compute_engines, uint, 0444);
+MODULE_PARM_DESC(compute_engines, "COMPUTE engines (0-8, default 4)");
+module_param_named(copy_engines, tempo_params.copy_engines, uint, 0444);
+MODULE_PARM_DESC(copy_engines, "COPY engines (0-8, default 2)");
+module_param_named(compute_queues, tempo_params.compute_queues, uint, 0444);
+MODULE_PARM_DESC(compute_queues, "hardware queues per COMPUTE engine (1-8, default 4)");
+module_param_named(queues, tempo_params.queues, uint, 0444);
+MODULE_PARM_DESC(queues, "hardware queues per GFX or COPY engine (1-8, default 2)");
+module_param_named(cus, tempo_params.cus, uint, 0444);
+MODULE_PARM_DESC(cus, "compute units (1-64, default 8)");
+module_param_named(job_timeout_ms, tempo_params.job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms, "a job running longer fails with -ETIMEDOUT (100-60000, default 2000)");
+
+static struct platform_device *tempo_pdev;
+
+/**
+ * tempo_check_extensions() - walk an extension chain
+ * @tdev: the device
+ * @extensions: user pointer to the first &struct drm_tempo_user_extension
+ *
+ * No extension is defined yet, so any link is rejected; the walk still
+ * reads and checks each header so that the errno is the documented one.
+ *
+ * Context: process; may fault.
+ * Return: 0, -EFAULT, -EINVAL (non-zero pad, unknown name) or -E2BIG
+ * (chain longer than %DRM_TEMPO_MAX_EXTENSIONS).
+ */
+int tempo_check_extensions(struct tempo_device *tdev, u64 extensions)
+{
+	struct drm_tempo_user_extension ext;
+	u32 n;
+
+	for (n = 0; extensions; n++) {
+		if (TEMPO_IOCTL_DBG(tdev, n == DRM_TEMPO_MAX_EXTENSIONS))
+			return -E2BIG;
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext,
+				    u64_to_user_ptr(extensions), sizeof(ext))))
+			return -EFAULT;
+		if (TEMPO_IOCTL_DBG(tdev, ext.pad))
+			return -EINVAL;
+		if (TEMPO_IOCTL_DBG(tdev, true /* no extension name defined */))
+			return -EINVAL;
+		extensions = ext.next;
+	}
+	return 0;
+}
+
+static int tempo_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct tempo_file *tfile;
+
+	tfile = kzalloc(sizeof(*tfile), GFP_KERNEL);
+	if (!tfile)
+		return -ENOMEM;
+	tfile->vm = tempo_vm_create();
+	if (!tfile->vm) {
+		kfree(tfile);
+		return -ENOMEM;
+	}
+	tfile->tdev = to_tempo_device(dev);
+	xa_init_flags(&tfile->contexts, XA_FLAGS_ALLOC1);
+	file->driver_priv = tfile;
+	return 0;
+}
+
+static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct tempo_file *tfile = to_tempo_file(file);
+
+	tempo_ctx_destroy_all(tfile);
+	xa_destroy(&tfile->contexts);
+	tempo_vm_put(tfile->vm);
+	kfree(tfile);
+}
+
+static void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	drm_show_memory_stats(p, file);
+}
+
+static const struct drm_ioctl_desc tempo_ioctls[] = {
+#define TEMPO_IOCTL(n, func) \
+	DRM_IOCTL_DEF_DRV(TEMPO_##n, tempo_ioctl_##func, DRM_RENDER_ALLOW)
+	TEMPO_IOCTL(QUERY, query),
+	TEMPO_IOCTL(BO_CREATE, bo_create),
+	TEMPO_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset),
+	TEMPO_IOCTL(VM_MAP, vm_map),
+	TEMPO_IOCTL(VM_UNMAP, vm_unmap),
+	TEMPO_IOCTL(CTX_CREATE, ctx_create),
+	TEMPO_IOCTL(CTX_DESTROY, ctx_destroy),
+	TEMPO_IOCTL(CTX_GET_PARAM, ctx_get_param),
+	TEMPO_IOCTL(CTX_SET_PARAM, ctx_set_param),
+	TEMPO_IOCTL(EXEC, exec),
+#undef TEMPO_IOCTL
+};
+
+DEFINE_DRM_GEM_FOPS(tempo_fops);
+
+static const struct drm_driver tempo_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
+	.open = tempo_open,
+	.postclose = tempo_postclose,
+	.show_fdinfo = tempo_show_fdinfo,
+	.ioctls = tempo_ioctls,
+	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
+	.fops = &tempo_fops,
+	DRM_GEM_SHMEM_DRIVER_OPS,
+	.name = DRIVER_NAME,
+	.desc = DRIVER_DESC,
+	.major = DRIVER_MAJOR,
+	.minor = DRIVER_MINOR,
+};
+
+static bool params_valid(const struct tempo_params *p)
+{
+	return p->gfx_engines <= 8 && p->compute_engines <= 8 &&
+	       p->copy_engines <= 8 &&
+	       p->gfx_engines + p->compute_engines + p->copy_engines > 0 &&
+	       p->compute_queues >= 1 && p->compute_queues <= TEMPO_MAX_QUEUES &&
+	       p->queues >= 1 && p->queues <= TEMPO_MAX_QUEUES &&
+	       p->cus >= 1 && p->cus <= 64 &&
+	       p->job_timeout_ms >= 100 && p->job_timeout_ms <= 60000;
+}
+
+static struct tempo_hw *tempo_hw_from_params(struct device *dev)
+{
+	const struct tempo_params *p = &tempo_params;
+	struct tempo_hw_config config = {
+		.engines = {
+			[TEMPO_HW_CLASS_GFX] = p->gfx_engines,
+			[TEMPO_HW_CLASS_COMPUTE] = p->compute_engines,
+			[TEMPO_HW_CLASS_COPY] = p->copy_engines,
+		},
+		.queues = {
+			[TEMPO_HW_CLASS_GFX] = p->queues,
+			[TEMPO_HW_CLASS_COMPUTE] = p->compute_queues,
+			[TEMPO_HW_CLASS_COPY] = p->queues,
+		},
+		.num_cus = p->cus,
+		.ring_size = TEMPO_RING_SIZE,
+	};
+
+	return tempo_hw_create(dev, &config);
+}
+
+static int tempo_device_init(struct device *dev)
+{
+	struct tempo_device *tdev;
+	int ret;
+
+	tdev = devm_drm_dev_alloc(dev, &tempo_driver, struct tempo_device,
+				  drm);
+	if (IS_ERR(tdev))
+		return PTR_ERR(tdev);
+	tdev->job_timeout_ms = tempo_params.job_timeout_ms;
+	tdev->hw = tempo_hw_from_params(dev);
+	if (IS_ERR(tdev->hw))
+		return PTR_ERR(tdev->hw);
+	ret = tempo_sched_init(tdev);
+	if (ret)
+		goto err_hw;
+	tempo_debugfs_init(tdev);
+	ret = drm_dev_register(&tdev->drm, 0);
+	if (ret)
+		goto err_sched;
+	platform_set_drvdata(to_platform_device(dev), tdev);
+	return 0;
+
+err_sched:
+	tempo_sched_fini(tdev);
+err_hw:
+	tempo_hw_destroy(tdev->hw);
+	return ret;
+}
+
+static void tempo_device_fini(struct tempo_device *tdev)
+{
+	drm_dev_unplug(&tdev->drm);
+	tempo_sched_fini(tdev);
+	tempo_hw_destroy(tdev->hw);
+}
+
+static int __init tempo_init(void)
+{
+	int ret;
+
+	if (!params_valid(&tempo_params)) {
+		pr_err("tempo: invalid module parameters\n");
+		return -EINVAL;
+	}
+	tempo_pdev = platform_device_register_simple(DRIVER_NAME, -1, NULL, 0);
+	if (IS_ERR(tempo_pdev))
+		return PTR_ERR(tempo_pdev);
+	if (!devres_open_group(&tempo_pdev->dev, NULL, GFP_KERNEL)) {
+		ret = -ENOMEM;
+		goto err_unregister;
+	}
+	ret = dma_coerce_mask_and_coherent(&tempo_pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		goto err_devres;
+	ret = tempo_device_init(&tempo_pdev->dev);
+	if (ret)
+		goto err_devres;
+	return 0;
+
+err_devres:
+	devres_release_group(&tempo_pdev->dev, NULL);
+err_unregister:
+	platform_device_unregister(tempo_pdev);
+	return ret;
+}
+
+static void __exit tempo_exit(void)
+{
+	tempo_device_fini(platform_get_drvdata(tempo_pdev));
+	devres_release_group(&tempo_pdev->dev, NULL);
+	platform_device_unregister(tempo_pdev);
+}
+
+module_init(tempo_init);
+module_exit(tempo_exit);
+
+MODULE_AUTHOR("The tempo authors");
+MODULE_DESCRIPTION(DRIVER_DESC);
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

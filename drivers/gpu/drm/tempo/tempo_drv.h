@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * Prototypes of the driver, grouped by file.
+ */
+#ifndef _TEMPO_DRV_H_
+#define _TEMPO_DRV_H_
+
+#include <drm/drm_print.h>
+
+#include "tempo_compat.h"
+#include "tempo_types.h"
+
+struct drm_file;
+struct tempo_ctx;
+
+/**
+ * TEMPO_IOCTL_DBG() - reject user input, saying why at debug level
+ * @tdev: the device
+ * @cond: the rejection condition
+ *
+ * Return: @cond; when true, a drm_dbg line names the file, line and
+ * condition.
+ */
+#define TEMPO_IOCTL_DBG(tdev, cond) ({					\
+	bool __cond = !!(cond);						\
+	if (unlikely(__cond))						\
+		drm_dbg(&(tdev)->drm, "ioctl rejected: %s:%d: %s\n",	\
+			__FILE__, __LINE__, #cond);			\
+	__cond;								\
+})
+
+static inline struct tempo_device *to_tempo_device(struct drm_device *drm)
+{
+	return container_of(drm, struct tempo_device, drm);
+}
+
+static inline struct tempo_file *to_tempo_file(struct drm_file *file)
+{
+	return file->driver_priv;
+}
+
+static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct tempo_job, base);
+}
+
+static inline struct tempo_queue *to_tempo_queue(struct drm_gpu_scheduler *s)
+{
+	return container_of(s, struct tempo_queue, sched);
+}
+
+/* tempo_drv.c */
+extern struct tempo_params tempo_params;
+int tempo_check_extensions(struct tempo_device *tdev, u64 extensions);
+
+/* tempo_gem.c */
+int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+int tempo_ioctl_bo_mmap_offset(struct drm_device *dev, void *data,
+			       struct drm_file *file);
+
+/* tempo_vm.c */
+struct tempo_vm *tempo_vm_create(void);
+struct tempo_vm *tempo_vm_get(struct tempo_vm *vm);
+void tempo_vm_put(struct tempo_vm *vm);
+int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+
+/* tempo_ctx.c */
+int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
+			 s64 priority);
+s32 tempo_priority_ceiling(struct drm_file *file);
+enum drm_sched_priority tempo_priority_to_sched(s32 priority);
+struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id);
+void tempo_ctx_put(struct tempo_ctx *ctx);
+void tempo_ctx_destroy_all(struct tempo_file *tfile);
+int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
+			   struct drm_file *file);
+int tempo_ioctl_ctx_destroy(struct drm_device *dev, void *data,
+			    struct drm_file *file);
+int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+
+/* tempo_submit.c */
+int tempo_ioctl_exec(struct drm_device *dev, void *data,
+		     struct drm_file *file);
+
+/* tempo_sched.c */
+int tempo_sched_init(struct tempo_device *tdev);
+void tempo_sched_fini(struct tempo_device *tdev);
+struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va);
+int tempo_job_init(struct tempo_job *job, struct tempo_slot *slot,
+		   struct drm_file *file);
+void tempo_job_free(struct tempo_job *job);
+
+/* tempo_query.c */
+int tempo_ioctl_query(struct drm_device *dev, void *data,
+		      struct drm_file *file);
+
+/* tempo_debugfs.c */
+void tempo_debugfs_init(struct tempo_device *tdev);
+
+#endif /* _TEMPO_DRV_H_ */

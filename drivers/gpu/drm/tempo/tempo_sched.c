@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Scheduling
+ *
+ * There is one drm_sched scheduler per hardware queue (HQD); its credit
+ * limit is the HQD ring size, so the ring never overflows. A job's
+ * dependencies are resolved by drm_sched; when they are met, run_job hands
+ * the job to the hardware: it writes the job descriptor into the HQD ring
+ * and rings the doorbell (tempo_hw_hqd_submit()), then returns the
+ * hardware fence that the command processor signals at the job's END.
+ * run_job never executes anything and never allocates: the hardware fence
+ * is allocated at exec time.
+ *
+ * Every job is bounded: drm_sched's timeout (module parameter
+ * job_timeout_ms) calls timedout_job, which stops the scheduler, asks the
+ * hardware to abort the job and waits until it has (the job's fence then
+ * carries -ETIMEDOUT), and restarts the scheduler through
+ * drm_sched_resubmit_jobs(). A resubmitted job that the hardware already
+ * holds is not written again: run_job returns its existing fence, so the
+ * other jobs of the HQD carry on where they were.
+ */
+
+/* How long a reset waits for the hardware to abort a job. */
+#define TEMPO_ABORT_WAIT_MS	1000
+
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_managed.h>
+
+#include "tempo_drv.h"
+
+static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
+{
+	return to_tempo_queue(sched_job->sched)->hqd;
+}
+
+static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
+{
+	struct tempo_job *job = to_tempo_job(sched_job);
+	struct tempo_device *tdev = to_tempo_queue(sched_job->sched)->tdev;
+	struct dma_fence *fence;
+	int idx;
+
+	if (unlikely(sched_job->s_fence->finished.error))
+		return NULL;
+	/* Resubmitted after a reset: the hardware still has it, or ended it. */
+	if (job->hw.fence->base.ops)
+		return dma_fence_get(&job->hw.fence->base);
+	if (!drm_dev_enter(&tdev->drm, &idx))
+		return ERR_PTR(-ENODEV);
+	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
+	drm_dev_exit(idx);
+	return fence;
+}
+
+/* Stop the hung job on the hardware and wait until its fence signals. */
+static void abort_job(struct tempo_device *tdev, struct drm_sched_job *sched_job)
+{
+	struct dma_fence *fence = &to_tempo_job(sched_job)->hw.fence->base;
+
+	if (!fence->ops)
+		return;
+	tempo_hw_hqd_abort(job_hqd(sched_job), &to_tempo_job(sched_job)->hw,
+			   -ETIMEDOUT);
+	if (!dma_fence_wait_timeout(fence, false,
+				    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
+		drm_warn_once(&tdev->drm, "hardware did not abort a job\n");
+}
+
+static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+	struct tempo_device *tdev = to_tempo_queue(sched)->tdev;
+	int idx;
+
+	if (!drm_dev_enter(&tdev->drm, &idx))
+		return DRM_GPU_SCHED_STAT_ENODEV;
+	drm_sched_stop(sched, sched_job);
+	abort_job(tdev, sched_job);
+	drm_sched_resubmit_jobs(sched);
+	tempo_compat_sched_start(sched);
+	drm_dev_exit(idx);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void tempo_free_job(struct drm_sched_job *sched_job)
+{
+	struct tempo_job *job = to_tempo_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	tempo_job_free(job);
+}
+
+static const struct drm_sched_backend_ops tempo_sched_ops = {
+	.run_job = tempo_run_job,
+	.timedout_job = tempo_timedout_job,
+	.free_job = tempo_free_job,
+};
+
+/**
+ * tempo_job_alloc() - allocate a job and its hardware fence
+ * @vm: address space of the job, referenced by the job
+ * @batch_va: GPU address of its batch
+ *
+ * Context: process; may sleep.
+ * Return: the job or NULL.
+ */
+struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va)
+{
+	struct tempo_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	job->hw.fence = tempo_hw_fence_alloc();
+	if (!job->hw.fence) {
+		kfree(job);
+		return NULL;
+	}
+	job->vm = tempo_vm_get(vm);
+	job->hw.mmu = &vm->mmu;
+	job->hw.batch_va = batch_va;
+	return job;
+}
+
+/**
+ * tempo_job_init() - make a job a scheduler job of a slot
+ * @job: the job
+ * @slot: the context slot whose entity takes it
+ * @file: the submitting file
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int tempo_job_init(struct tempo_job *job, struct tempo_slot *slot,
+		   struct drm_file *file)
+{
+	return tempo_compat_job_init(&job->base, &slot->entity, slot,
+				     file->client_id);
+}
+
+/**
+ * tempo_job_free() - free a job
+ * @job: the job; if it was initialised, drm_sched_job_cleanup() was called
+ *
+ * The hardware fence is freed here if the job never reached the hardware,
+ * else its last reference frees it.
+ *
+ * Context: process.
+ */
+void tempo_job_free(struct tempo_job *job)
+{
+	struct dma_fence *fence = &job->hw.fence->base;
+
+	if (fence->ops)
+		dma_fence_put(fence);
+	else
+		tempo_hw_fence_free(job->hw.fence);
+	tempo_vm_put(job->vm);
+	kfree(job);
+}
+
+static int engines_init(struct tempo_device *tdev)
+{
+	struct tempo_hw_hqd_info info;
+	u32 q;
+
+	tdev->num_engines = tempo_hw_num_engines(tdev->hw);
+	tdev->engines = drmm_kcalloc(&tdev->drm, tdev->num_engines,
+				     sizeof(*tdev->engines), GFP_KERNEL);
+	if (!tdev->engines)
+		return -ENOMEM;
+	for (q = 0; q < tdev->num_queues; q++) {
+		struct tempo_engine_desc *e;
+
+		tempo_hw_hqd_info(tdev->queues[q].hqd, &info);
+		e = &tdev->engines[info.engine];
+		if (!e->num_queues)
+			e->first_queue = q;
+		e->engine_class = info.engine_class;
+		e->engine_instance = info.engine_instance;
+		e->scheds[e->num_queues++] = &tdev->queues[q].sched;
+	}
+	return 0;
+}
+
+static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
+{
+	static const char * const names[] = { "gfx", "compute", "copy" };
+	struct tempo_hw_hqd_info info;
+	char *name;
+
+	tempo_hw_hqd_info(queue->hqd, &info);
+	name = devm_kasprintf(tdev->drm.dev, GFP_KERNEL, "tempo-%s%u.%u",
+			      names[info.engine_class], info.engine_instance,
+			      info.queue);
+	if (!name)
+		return -ENOMEM;
+	return tempo_compat_sched_init(&queue->sched, &tempo_sched_ops,
+				       TEMPO_RING_SIZE,
+				       msecs_to_jiffies(tdev->job_timeout_ms),
+				       name, tdev->drm.dev);
+}
+
+/**
+ * tempo_sched_init() - one scheduler per hardware queue
+ * @tdev: the device, its hardware created
+ *
+ * Context: process; may sleep.
+ * Return: 0 or a negative errno.
+ */
+int tempo_sched_init(struct tempo_device *tdev)
+{
+	u32 q;
+	int ret;
+
+	tdev->num_queues = tempo_hw_num_hqds(tdev->hw);
+	tdev->queues = drmm_kcalloc(&tdev->drm, tdev->num_queues,
+				    sizeof(*tdev->queues), GFP_KERNEL);
+	if (!tdev->queues)
+		return -ENOMEM;
+	for (q = 0; q < tdev->num_queues; q++) {
+		tdev->queues[q].tdev = tdev;
+		tdev->queues[q].hqd = tempo_hw_hqd(tdev->hw, q);
+		ret = queue_init(tdev, &tdev->queues[q]);
+		if (ret)
+			goto err_fini;
+	}
+	ret = engines_init(tdev);
+	if (ret)
+		goto err_fini;
+	return 0;
+
+err_fini:
+	while (q--)
+		drm_sched_fini(&tdev->queues[q].sched);
+	tdev->num_queues = 0;
+	return ret;
+}
+
+/**
+ * tempo_sched_fini() - stop every scheduler
+ * @tdev: the device; no file is open any more
+ *
+ * Context: process; may sleep.
+ */
+void tempo_sched_fini(struct tempo_device *tdev)
+{
+	u32 q;
+
+	for (q = 0; q < tdev->num_queues; q++)
+		drm_sched_fini(&tdev->queues[q].sched);
+}

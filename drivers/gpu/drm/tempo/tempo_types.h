@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * The driver's data structures.
+ */
+#ifndef _TEMPO_TYPES_H_
+#define _TEMPO_TYPES_H_
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/rwlock.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_mm.h>
+#include <drm/gpu_scheduler.h>
+
+#include "hw/tempo_hw.h"
+
+/* Hardware queues an engine may have. */
+#define TEMPO_MAX_QUEUES	8
+/* Jobs an HQD ring holds: the credit limit of its scheduler. */
+#define TEMPO_RING_SIZE		64
+/* Limits reported by the device query. */
+#define TEMPO_MAX_SLOTS		64
+#define TEMPO_MAX_SYNCS		64
+#define TEMPO_MAX_BATCHES	1
+#define TEMPO_MAX_BO_SIZE	(1ull << 30)
+#define TEMPO_VA_START		(1ull << 20)
+#define TEMPO_VA_END		(1ull << 40)
+
+/**
+ * struct tempo_params - module parameters, read once at load
+ * @gfx_engines: GFX engines
+ * @compute_engines: COMPUTE engines
+ * @copy_engines: COPY engines
+ * @compute_queues: HQDs per compute engine
+ * @queues: HQDs per GFX or COPY engine
+ * @cus: compute units
+ * @job_timeout_ms: a job running longer fails with -ETIMEDOUT
+ */
+struct tempo_params {
+	unsigned int gfx_engines;
+	unsigned int compute_engines;
+	unsigned int copy_engines;
+	unsigned int compute_queues;
+	unsigned int queues;
+	unsigned int cus;
+	unsigned int job_timeout_ms;
+};
+
+struct tempo_device;
+
+/**
+ * struct tempo_queue - the scheduler in front of one HQD
+ * @sched: its drm_sched scheduler
+ * @hqd: the hardware queue it feeds
+ * @tdev: the device
+ */
+struct tempo_queue {
+	struct drm_gpu_scheduler sched;
+	struct tempo_hw_hqd *hqd;
+	struct tempo_device *tdev;
+};
+
+/**
+ * struct tempo_engine_desc - an engine as the scheduler sees it
+ * @engine_class: &enum drm_tempo_engine_class
+ * @engine_instance: instance in its class
+ * @first_queue: index of its first queue in &tempo_device.queues
+ * @num_queues: queues of the engine
+ * @scheds: the schedulers of those queues, for entities to pick from
+ */
+struct tempo_engine_desc {
+	u16 engine_class;
+	u16 engine_instance;
+	u32 first_queue;
+	u32 num_queues;
+	struct drm_gpu_scheduler *scheds[TEMPO_MAX_QUEUES];
+};
+
+/**
+ * struct tempo_device - a tempo device
+ * @drm: the DRM device
+ * @hw: the hardware
+ * @num_engines: entries in @engines
+ * @engines: the engines, by class then instance
+ * @num_queues: entries in @queues
+ * @queues: one scheduler per HQD, engine after engine
+ * @job_timeout_ms: job timeout
+ */
+struct tempo_device {
+	struct drm_device drm;
+	struct tempo_hw *hw;
+	u32 num_engines;
+	struct tempo_engine_desc *engines;
+	u32 num_queues;
+	struct tempo_queue *queues;
+	u32 job_timeout_ms;
+};
+
+/**
+ * struct tempo_vm - a file's GPU virtual address space
+ * @mmu: how the hardware walks it
+ * @refcount: held by the file and by every job in flight
+ * @lock: serialises map and unmap
+ * @mm_lock: guards @mm against translations
+ * @mm: the mappings, as &struct tempo_mapping
+ */
+struct tempo_vm {
+	struct tempo_hw_mmu mmu;
+	struct kref refcount;
+	struct mutex lock;
+	rwlock_t mm_lock;
+	struct drm_mm mm;
+};
+
+/**
+ * struct tempo_mapping - a range of a buffer mapped in a VM
+ * @node: its place in the address space
+ * @obj: the buffer; the mapping holds a reference
+ * @vaddr: kernel address of the whole buffer
+ * @bo_offset: offset of the range in the buffer
+ * @readonly: the GPU may not write it
+ */
+struct tempo_mapping {
+	struct drm_mm_node node;
+	struct drm_gem_object *obj;
+	void *vaddr;
+	u64 bo_offset;
+	bool readonly;
+};
+
+/**
+ * struct tempo_slot - one entry of a context's engine map
+ * @engine: the engine it submits to
+ * @entity: the scheduler entity of the slot
+ */
+struct tempo_slot {
+	struct tempo_engine_desc *engine;
+	struct drm_sched_entity entity;
+};
+
+/**
+ * struct tempo_ctx - a context
+ * @refcount: held by the file's table and by ioctls using it
+ * @tdev: the device
+ * @lock: serialises job arming and pushing, and priority changes
+ * @priority: uAPI priority
+ * @num_slots: entries in @slots
+ * @slots: the engine map
+ */
+struct tempo_ctx {
+	struct kref refcount;
+	struct tempo_device *tdev;
+	struct mutex lock;
+	s32 priority;
+	u32 num_slots;
+	struct tempo_slot slots[] __counted_by(num_slots);
+};
+
+/**
+ * struct tempo_file - per-open-file state
+ * @tdev: the device
+ * @vm: the file's address space
+ * @contexts: the file's contexts by id
+ */
+struct tempo_file {
+	struct tempo_device *tdev;
+	struct tempo_vm *vm;
+	struct xarray contexts;
+};
+
+/**
+ * struct tempo_job - a job from exec to free
+ * @base: the scheduler job
+ * @hw: what is written in the HQD ring
+ * @vm: the address space, referenced
+ */
+struct tempo_job {
+	struct drm_sched_job base;
+	struct tempo_hw_job hw;
+	struct tempo_vm *vm;
+};
+
+#endif /* _TEMPO_TYPES_H_ */

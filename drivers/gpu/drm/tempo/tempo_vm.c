@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: GPU virtual address space
+ *
+ * Each open file has one address space from %TEMPO_VA_START to
+ * %TEMPO_VA_END. A mapping is a page-aligned range of a buffer placed at a
+ * page-aligned GPU address chosen by userspace or by the kernel; it holds a
+ * reference on the buffer and a kernel mapping of it, which is what the
+ * emulated MMU translates to. Translation runs under a reader lock taken by
+ * the hardware around each access, so unmapping (a writer) never races with
+ * an access in progress. Jobs hold a reference on the address space, so it
+ * outlives the file while they run.
+ */
+
+#include <linux/iosys-map.h>
+#include <linux/slab.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/tempo_drm.h>
+
+#include "tempo_drv.h"
+
+static struct tempo_vm *to_tempo_vm(struct tempo_hw_mmu *mmu)
+{
+	return container_of(mmu, struct tempo_vm, mmu);
+}
+
+static void vm_mmu_lock(struct tempo_hw_mmu *mmu)
+{
+	read_lock(&to_tempo_vm(mmu)->mm_lock);
+}
+
+static void vm_mmu_unlock(struct tempo_hw_mmu *mmu)
+{
+	read_unlock(&to_tempo_vm(mmu)->mm_lock);
+}
+
+static struct tempo_mapping *vm_find(struct tempo_vm *vm, u64 va)
+{
+	struct drm_mm_node *node;
+
+	drm_mm_for_each_node_in_range(node, &vm->mm, va, va + 1)
+		return container_of(node, struct tempo_mapping, node);
+	return NULL;
+}
+
+static void *vm_mmu_translate(struct tempo_hw_mmu *mmu, u64 va, u32 len,
+			      bool write)
+{
+	struct tempo_vm *vm = to_tempo_vm(mmu);
+	struct tempo_mapping *m;
+
+	lockdep_assert_held_read(&vm->mm_lock);
+	m = vm_find(vm, va);
+	if (!m || va + len > m->node.start + m->node.size)
+		return NULL;
+	if (write && m->readonly)
+		return NULL;
+	return m->vaddr + m->bo_offset + (va - m->node.start);
+}
+
+static const struct tempo_hw_mmu_ops tempo_vm_mmu_ops = {
+	.lock = vm_mmu_lock,
+	.unlock = vm_mmu_unlock,
+	.translate = vm_mmu_translate,
+};
+
+/**
+ * tempo_vm_create() - create an empty address space
+ *
+ * Context: process; may sleep.
+ * Return: the address space, or NULL when out of memory.
+ */
+struct tempo_vm *tempo_vm_create(void)
+{
+	struct tempo_vm *vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+
+	if (!vm)
+		return NULL;
+	vm->mmu.ops = &tempo_vm_mmu_ops;
+	kref_init(&vm->refcount);
+	mutex_init(&vm->lock);
+	rwlock_init(&vm->mm_lock);
+	drm_mm_init(&vm->mm, TEMPO_VA_START, TEMPO_VA_END - TEMPO_VA_START);
+	return vm;
+}
+
+/**
+ * tempo_vm_get() - take a reference on an address space
+ * @vm: the address space
+ *
+ * Context: any.
+ * Return: @vm.
+ */
+struct tempo_vm *tempo_vm_get(struct tempo_vm *vm)
+{
+	kref_get(&vm->refcount);
+	return vm;
+}
+
+static void mapping_free(struct tempo_mapping *m)
+{
+	struct iosys_map map = IOSYS_MAP_INIT_VADDR(m->vaddr);
+
+	drm_gem_vunmap_unlocked(m->obj, &map);
+	drm_gem_object_put(m->obj);
+	kfree(m);
+}
+
+static void vm_release(struct kref *kref)
+{
+	struct tempo_vm *vm = container_of(kref, struct tempo_vm, refcount);
+	struct drm_mm_node *node, *next;
+
+	drm_mm_for_each_node_safe(node, next, &vm->mm) {
+		drm_mm_remove_node(node);
+		mapping_free(container_of(node, struct tempo_mapping, node));
+	}
+	drm_mm_takedown(&vm->mm);
+	mutex_destroy(&vm->lock);
+	kfree(vm);
+}
+
+/**
+ * tempo_vm_put() - drop a reference on an address space
+ * @vm: the address space
+ *
+ * The last reference unmaps everything.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_vm_put(struct tempo_vm *vm)
+{
+	kref_put(&vm->refcount, vm_release);
+}
+
+static bool map_args_valid(struct tempo_device *tdev,
+			   const struct drm_tempo_vm_map *args, size_t bo_size)
+{
+	bool auto_va = args->flags & DRM_TEMPO_VM_MAP_AUTO_VA;
+
+	if (TEMPO_IOCTL_DBG(tdev, args->flags & ~DRM_TEMPO_VM_MAP_FLAGS))
+		return false;
+	if (TEMPO_IOCTL_DBG(tdev, auto_va && args->va))
+		return false;
+	if (TEMPO_IOCTL_DBG(tdev, !PAGE_ALIGNED(args->va) ||
+			    !PAGE_ALIGNED(args->bo_offset) ||
+			    !PAGE_ALIGNED(args->size) || !args->size))
+		return false;
+	if (TEMPO_IOCTL_DBG(tdev, args->bo_offset > bo_size ||
+			    args->size > bo_size - args->bo_offset))
+		return false;
+	if (TEMPO_IOCTL_DBG(tdev, !auto_va &&
+			    (args->va < TEMPO_VA_START ||
+			     args->va > TEMPO_VA_END ||
+			     args->size > TEMPO_VA_END - args->va)))
+		return false;
+	return true;
+}
+
+static int vm_insert(struct tempo_vm *vm, struct tempo_mapping *m,
+		     const struct drm_tempo_vm_map *args)
+{
+	int ret;
+
+	m->node.size = args->size;
+	write_lock(&vm->mm_lock);
+	if (args->flags & DRM_TEMPO_VM_MAP_AUTO_VA) {
+		ret = drm_mm_insert_node_in_range(&vm->mm, &m->node, args->size,
+						  PAGE_SIZE, 0, TEMPO_VA_START,
+						  TEMPO_VA_END, DRM_MM_INSERT_BEST);
+	} else {
+		m->node.start = args->va;
+		ret = drm_mm_reserve_node(&vm->mm, &m->node);
+	}
+	write_unlock(&vm->mm_lock);
+	return ret;
+}
+
+static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
+		  struct drm_gem_object *obj, struct drm_tempo_vm_map *args)
+{
+	struct tempo_mapping *m;
+	struct iosys_map map;
+	int ret;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	ret = drm_gem_vmap_unlocked(obj, &map);
+	if (ret)
+		goto err_free;
+	m->vaddr = map.vaddr;
+	m->obj = obj;
+	m->bo_offset = args->bo_offset;
+	m->readonly = args->flags & DRM_TEMPO_VM_MAP_READONLY;
+
+	mutex_lock(&vm->lock);
+	ret = vm_insert(vm, m, args);
+	mutex_unlock(&vm->lock);
+	if (TEMPO_IOCTL_DBG(tdev, ret))
+		goto err_vunmap;
+	drm_gem_object_get(obj);
+	args->va = m->node.start;
+	return 0;
+
+err_vunmap:
+	drm_gem_vunmap_unlocked(obj, &map);
+err_free:
+	kfree(m);
+	return ret;
+}
+
+/**
+ * tempo_ioctl_vm_map() - DRM_IOCTL_TEMPO_VM_MAP
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_vm_map
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
+		       struct drm_file *file)
+{
+	struct tempo_device *tdev = to_tempo_device(dev);
+	struct drm_tempo_vm_map *args = data;
+	struct drm_gem_object *obj;
+	int ret = -EINVAL;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (TEMPO_IOCTL_DBG(tdev, !obj))
+		return -ENOENT;
+	if (map_args_valid(tdev, args, obj->size))
+		ret = vm_map(tdev, to_tempo_file(file)->vm, obj, args);
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+static struct tempo_mapping *vm_remove(struct tempo_vm *vm, u64 va, u64 size)
+{
+	struct tempo_mapping *m;
+
+	write_lock(&vm->mm_lock);
+	m = vm_find(vm, va);
+	if (m && m->node.start == va && m->node.size == size)
+		drm_mm_remove_node(&m->node);
+	else
+		m = NULL;
+	write_unlock(&vm->mm_lock);
+	return m;
+}
+
+/**
+ * tempo_ioctl_vm_unmap() - DRM_IOCTL_TEMPO_VM_UNMAP
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_vm_unmap
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
+			 struct drm_file *file)
+{
+	struct tempo_device *tdev = to_tempo_device(dev);
+	struct drm_tempo_vm_unmap *args = data;
+	struct tempo_vm *vm = to_tempo_file(file)->vm;
+	struct tempo_mapping *m;
+
+	if (TEMPO_IOCTL_DBG(tdev, args->flags || args->pad))
+		return -EINVAL;
+	mutex_lock(&vm->lock);
+	m = vm_remove(vm, args->va, args->size);
+	mutex_unlock(&vm->lock);
+	if (TEMPO_IOCTL_DBG(tdev, !m))
+		return -ENOENT;
+	mapping_free(m);
+	return 0;
+}

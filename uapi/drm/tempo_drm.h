@@ -1,0 +1,677 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+#ifndef _TEMPO_DRM_H_
+#define _TEMPO_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/**
+ * DOC: Introduction
+ *
+ * tempo is a DRM render-only driver for a GPU that is emulated in software
+ * inside the kernel module. Its uAPI is a small set of ioctls on the render
+ * node:
+ *
+ * - &DRM_IOCTL_TEMPO_QUERY: what the device is (engines, hardware queues,
+ *   compute units, limits, timestamp frequency, the caller's priority
+ *   ceiling), with the size-probe pattern;
+ * - &DRM_IOCTL_TEMPO_BO_CREATE and &DRM_IOCTL_TEMPO_BO_MMAP_OFFSET: GEM
+ *   buffer objects backed by shmem, mapped on the CPU with mmap();
+ * - &DRM_IOCTL_TEMPO_VM_MAP and &DRM_IOCTL_TEMPO_VM_UNMAP: the per-file GPU
+ *   virtual address space;
+ * - &DRM_IOCTL_TEMPO_CTX_CREATE, &DRM_IOCTL_TEMPO_CTX_DESTROY,
+ *   &DRM_IOCTL_TEMPO_CTX_GET_PARAM and &DRM_IOCTL_TEMPO_CTX_SET_PARAM:
+ *   contexts, each with a priority and an engine map of slots;
+ * - &DRM_IOCTL_TEMPO_EXEC: run batch buffers on a context's slot, with
+ *   binary and timeline syncobjs in and out and an optional sync_file.
+ *
+ * ABI rules, for every structure of this file:
+ *
+ * - every structure is 8-byte aligned and padded explicitly; padding, every
+ *   field documented as MBZ ("must be zero") and every flag bit not defined
+ *   here are checked, and a non-zero value is rejected with -EINVAL;
+ * - user pointers are passed as __u64;
+ * - fields are only ever appended, never reordered or reused; there are no
+ *   unions;
+ * - ioctl numbers, query ids, parameter ids, packet opcodes and extension
+ *   names are append-only;
+ * - extension chains (&struct drm_tempo_user_extension) are capped at
+ *   %DRM_TEMPO_MAX_EXTENSIONS links; a longer chain fails with -E2BIG and an
+ *   unknown extension name with -EINVAL;
+ * - arrays are passed as a count and a pointer; a count above the limit
+ *   reported by &DRM_TEMPO_QUERY_DEVICE fails with -EINVAL before anything
+ *   is allocated.
+ *
+ * Every rejection writes one line saying why to the kernel log at debug
+ * level (enable with ``echo 0x2 > /sys/module/drm/parameters/debug``).
+ */
+
+/**
+ * DOC: Emulated hardware
+ *
+ * The device has engines of three classes (&enum drm_tempo_engine_class).
+ * Each engine is a command processor (a "pipe") that owns several hardware
+ * queue descriptors (HQDs). Each HQD is described by a memory queue
+ * descriptor (MQD): a ring, its read and write pointers, a pipe priority
+ * (0..2), a queue priority (0..15) and an active bit. The command processor
+ * picks the highest-priority active HQD that has work, fetches its next
+ * batch from GPU memory and executes the packets of &enum drm_tempo_packet.
+ * DISPATCH packets run built-in kernels (&enum drm_tempo_kernel) as
+ * workgroups on a pool of compute units shared by the whole device.
+ *
+ * Every memory access of a packet or a kernel goes through the file's GPU
+ * virtual address space. An access outside every mapping, or a write to a
+ * read-only mapping, is a GPU fault: the job stops and its fence signals
+ * with -EFAULT. Other job errors reported on the fence: -EILSEQ for an
+ * illegal or malformed packet, -ELOOP for batch nesting deeper than
+ * &drm_tempo_query_device.max_batch_depth, -ETIMEDOUT for a job that ran
+ * past the job timeout, -ECANCELED for a job that was cancelled.
+ */
+
+/* ----------------------------------------------------------------------- */
+
+#define DRM_TEMPO_QUERY			0x00
+#define DRM_TEMPO_BO_CREATE		0x01
+#define DRM_TEMPO_BO_MMAP_OFFSET	0x02
+#define DRM_TEMPO_VM_MAP		0x03
+#define DRM_TEMPO_VM_UNMAP		0x04
+#define DRM_TEMPO_CTX_CREATE		0x05
+#define DRM_TEMPO_CTX_DESTROY		0x06
+#define DRM_TEMPO_CTX_GET_PARAM		0x07
+#define DRM_TEMPO_CTX_SET_PARAM		0x08
+#define DRM_TEMPO_EXEC			0x09
+
+#define DRM_IOCTL_TEMPO_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_QUERY, struct drm_tempo_query)
+#define DRM_IOCTL_TEMPO_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_BO_CREATE, struct drm_tempo_bo_create)
+#define DRM_IOCTL_TEMPO_BO_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_BO_MMAP_OFFSET, struct drm_tempo_bo_mmap_offset)
+#define DRM_IOCTL_TEMPO_VM_MAP \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_VM_MAP, struct drm_tempo_vm_map)
+#define DRM_IOCTL_TEMPO_VM_UNMAP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_TEMPO_VM_UNMAP, struct drm_tempo_vm_unmap)
+#define DRM_IOCTL_TEMPO_CTX_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_CTX_CREATE, struct drm_tempo_ctx_create)
+#define DRM_IOCTL_TEMPO_CTX_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_TEMPO_CTX_DESTROY, struct drm_tempo_ctx_destroy)
+#define DRM_IOCTL_TEMPO_CTX_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_CTX_GET_PARAM, struct drm_tempo_ctx_param)
+#define DRM_IOCTL_TEMPO_CTX_SET_PARAM \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_TEMPO_CTX_SET_PARAM, struct drm_tempo_ctx_param)
+#define DRM_IOCTL_TEMPO_EXEC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_EXEC, struct drm_tempo_exec)
+
+/** @DRM_TEMPO_MAX_EXTENSIONS: longest extension chain accepted. */
+#define DRM_TEMPO_MAX_EXTENSIONS	16
+
+/**
+ * struct drm_tempo_user_extension - header of a chained extension
+ *
+ * Structures with an ``extensions`` member take a chain of extensions, each
+ * starting with this header. No extension name is defined yet: a non-zero
+ * ``extensions`` pointer fails with -EINVAL (unknown name), -EFAULT (bad
+ * pointer) or -E2BIG (chain longer than %DRM_TEMPO_MAX_EXTENSIONS).
+ */
+struct drm_tempo_user_extension {
+	/** @next: user pointer to the next extension, 0 ends the chain. */
+	__u64 next;
+	/** @name: which extension this is. */
+	__u32 name;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/* ----------------------------------------------------------------------- */
+
+/**
+ * enum drm_tempo_engine_class - kinds of engines
+ */
+enum drm_tempo_engine_class {
+	/** @DRM_TEMPO_ENGINE_CLASS_GFX: graphics engine, all packets. */
+	DRM_TEMPO_ENGINE_CLASS_GFX = 0,
+	/** @DRM_TEMPO_ENGINE_CLASS_COMPUTE: compute engine, all packets. */
+	DRM_TEMPO_ENGINE_CLASS_COMPUTE = 1,
+	/**
+	 * @DRM_TEMPO_ENGINE_CLASS_COPY: copy engine; a DISPATCH packet on it
+	 * is illegal (-EILSEQ).
+	 */
+	DRM_TEMPO_ENGINE_CLASS_COPY = 2,
+};
+
+/**
+ * enum drm_tempo_query_id - what &struct drm_tempo_query asks for
+ */
+enum drm_tempo_query_id {
+	/** @DRM_TEMPO_QUERY_DEVICE: &struct drm_tempo_query_device. */
+	DRM_TEMPO_QUERY_DEVICE = 0,
+	/** @DRM_TEMPO_QUERY_ENGINES: &struct drm_tempo_query_engines. */
+	DRM_TEMPO_QUERY_ENGINES = 1,
+	/** @DRM_TEMPO_QUERY_HQDS: &struct drm_tempo_query_hqds. */
+	DRM_TEMPO_QUERY_HQDS = 2,
+};
+
+/**
+ * struct drm_tempo_query - ask the device a question
+ *
+ * Size probe: call with @size 0 and the kernel writes the size of the
+ * answer to @size without touching @data. Then call again with @size set to
+ * that value and @data pointing at a buffer of that size. Any other non-zero
+ * @size fails with -EINVAL. Returns -EINVAL for an unknown @query, non-zero
+ * @flags, @pad or @extensions, and -EFAULT for a bad @data pointer.
+ */
+struct drm_tempo_query {
+	/** @extensions: MBZ. */
+	__u64 extensions;
+	/** @query: one of &enum drm_tempo_query_id. */
+	__u32 query;
+	/** @size: in: size of @data, or 0 to probe; out: size of the answer. */
+	__u32 size;
+	/** @data: user pointer to the answer buffer. */
+	__u64 data;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_tempo_query_device - answer to &DRM_TEMPO_QUERY_DEVICE
+ */
+struct drm_tempo_query_device {
+	/** @num_engines: number of engines, all classes. */
+	__u32 num_engines;
+	/** @num_hqds: number of hardware queues, all engines. */
+	__u32 num_hqds;
+	/** @num_cus: number of compute units in the shared pool. */
+	__u32 num_cus;
+	/** @max_batches: largest &drm_tempo_exec.num_batches accepted. */
+	__u32 max_batches;
+	/** @timestamp_frequency: ticks per second of WRITE_TIMESTAMP. */
+	__u64 timestamp_frequency;
+	/** @va_start: lowest GPU virtual address that can be mapped. */
+	__u64 va_start;
+	/** @va_end: end (exclusive) of the mappable GPU virtual range. */
+	__u64 va_end;
+	/** @max_syncs: largest number of in or out syncs of one exec. */
+	__u32 max_syncs;
+	/** @max_batch_depth: deepest BATCH_START nesting (calls). */
+	__u32 max_batch_depth;
+	/** @max_slots: largest engine map of a context. */
+	__u32 max_slots;
+	/** @ring_size: jobs each hardware queue holds at once. */
+	__u32 ring_size;
+	/**
+	 * @max_priority: highest context priority this file may ask for
+	 * (%DRM_TEMPO_PRIORITY_NORMAL, or %DRM_TEMPO_PRIORITY_VERY_HIGH for a
+	 * DRM master or a CAP_SYS_NICE holder).
+	 */
+	__s32 max_priority;
+	/** @max_packet_dwords: longest packet, header included. */
+	__u32 max_packet_dwords;
+	/** @max_groups: largest number of workgroups of one DISPATCH. */
+	__u32 max_groups;
+	/** @job_timeout_ms: a job running longer fails with -ETIMEDOUT. */
+	__u32 job_timeout_ms;
+};
+
+/**
+ * struct drm_tempo_engine_info - one engine
+ */
+struct drm_tempo_engine_info {
+	/** @engine_class: &enum drm_tempo_engine_class. */
+	__u16 engine_class;
+	/** @engine_instance: index among the engines of its class. */
+	__u16 engine_instance;
+	/** @num_hqds: hardware queues of this engine. */
+	__u16 num_hqds;
+	/** @first_hqd: index of its first queue in &DRM_TEMPO_QUERY_HQDS. */
+	__u16 first_hqd;
+};
+
+/**
+ * struct drm_tempo_query_engines - answer to &DRM_TEMPO_QUERY_ENGINES
+ */
+struct drm_tempo_query_engines {
+	/** @num_engines: entries in @engines. */
+	__u32 num_engines;
+	/** @pad: zero. */
+	__u32 pad;
+	/** @engines: the engines, by class then instance. */
+	struct drm_tempo_engine_info engines[];
+};
+
+/**
+ * struct drm_tempo_hqd_info - one hardware queue, as its MQD programs it
+ */
+struct drm_tempo_hqd_info {
+	/** @engine_class: class of the engine that owns the queue. */
+	__u16 engine_class;
+	/** @engine_instance: instance of the engine that owns the queue. */
+	__u16 engine_instance;
+	/** @queue: index of the queue on its engine. */
+	__u16 queue;
+	/** @pipe_priority: 0 (low) .. 2 (high). */
+	__u8 pipe_priority;
+	/** @queue_priority: 0 (low) .. 15 (high). */
+	__u8 queue_priority;
+};
+
+/**
+ * struct drm_tempo_query_hqds - answer to &DRM_TEMPO_QUERY_HQDS
+ */
+struct drm_tempo_query_hqds {
+	/** @num_hqds: entries in @hqds. */
+	__u32 num_hqds;
+	/** @pad: zero. */
+	__u32 pad;
+	/** @hqds: the queues, engine after engine. */
+	struct drm_tempo_hqd_info hqds[];
+};
+
+/* ----------------------------------------------------------------------- */
+
+/**
+ * struct drm_tempo_bo_create - create a buffer object
+ *
+ * Returns -EINVAL for a zero @size, a @size that is too large or non-zero
+ * @flags or @pad; -ENOMEM when memory runs out.
+ */
+struct drm_tempo_bo_create {
+	/** @size: in bytes; rounded up to the page size. */
+	__u64 size;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @handle: out: GEM handle of the new object. */
+	__u32 handle;
+};
+
+/**
+ * struct drm_tempo_bo_mmap_offset - get the offset to mmap() a buffer
+ *
+ * Returns -ENOENT for an unknown @handle and -EINVAL for non-zero @flags.
+ */
+struct drm_tempo_bo_mmap_offset {
+	/** @handle: GEM handle. */
+	__u32 handle;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @offset: out: pass to mmap() on the DRM file. */
+	__u64 offset;
+};
+
+/**
+ * DRM_TEMPO_VM_MAP_READONLY - the GPU may read but not write the mapping
+ */
+#define DRM_TEMPO_VM_MAP_READONLY	(1u << 0)
+/**
+ * DRM_TEMPO_VM_MAP_AUTO_VA - the kernel chooses &drm_tempo_vm_map.va
+ */
+#define DRM_TEMPO_VM_MAP_AUTO_VA	(1u << 1)
+/** @DRM_TEMPO_VM_MAP_FLAGS: every flag of &drm_tempo_vm_map.flags. */
+#define DRM_TEMPO_VM_MAP_FLAGS \
+	(DRM_TEMPO_VM_MAP_READONLY | DRM_TEMPO_VM_MAP_AUTO_VA)
+
+/**
+ * struct drm_tempo_vm_map - map a range of a buffer into the GPU VA space
+ *
+ * @va, @bo_offset and @size must be page aligned, @size non-zero, the range
+ * inside the buffer and inside [va_start, va_end) of
+ * &struct drm_tempo_query_device; otherwise -EINVAL. A range that overlaps
+ * an existing mapping fails with -ENOSPC (as does a full address space with
+ * %DRM_TEMPO_VM_MAP_AUTO_VA). An unknown @handle fails with -ENOENT. The
+ * mapping holds a reference on the buffer until it is unmapped or the file
+ * is closed.
+ */
+struct drm_tempo_vm_map {
+	/** @handle: GEM handle of the buffer. */
+	__u32 handle;
+	/** @flags: %DRM_TEMPO_VM_MAP_READONLY, %DRM_TEMPO_VM_MAP_AUTO_VA. */
+	__u32 flags;
+	/**
+	 * @va: in: GPU virtual address (MBZ with %DRM_TEMPO_VM_MAP_AUTO_VA);
+	 * out: the address of the mapping.
+	 */
+	__u64 va;
+	/** @bo_offset: offset of the range in the buffer. */
+	__u64 bo_offset;
+	/** @size: size of the range. */
+	__u64 size;
+};
+
+/**
+ * struct drm_tempo_vm_unmap - remove a mapping
+ *
+ * @va and @size must name one whole mapping made by &DRM_IOCTL_TEMPO_VM_MAP:
+ * -ENOENT otherwise. -EINVAL for non-zero @flags or @pad. Jobs still running
+ * that use the range fault (-EFAULT) from then on.
+ */
+struct drm_tempo_vm_unmap {
+	/** @va: start of the mapping. */
+	__u64 va;
+	/** @size: size of the mapping. */
+	__u64 size;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/* ----------------------------------------------------------------------- */
+
+/** @DRM_TEMPO_PRIORITY_VERY_LOW: lowest context priority. */
+#define DRM_TEMPO_PRIORITY_VERY_LOW	(-1023)
+/** @DRM_TEMPO_PRIORITY_LOW: background work. */
+#define DRM_TEMPO_PRIORITY_LOW		(-512)
+/** @DRM_TEMPO_PRIORITY_NORMAL: default priority, the ceiling of most users. */
+#define DRM_TEMPO_PRIORITY_NORMAL	0
+/** @DRM_TEMPO_PRIORITY_HIGH: needs DRM master or CAP_SYS_NICE. */
+#define DRM_TEMPO_PRIORITY_HIGH		512
+/** @DRM_TEMPO_PRIORITY_VERY_HIGH: realtime; needs DRM master or CAP_SYS_NICE. */
+#define DRM_TEMPO_PRIORITY_VERY_HIGH	1023
+
+/**
+ * DRM_TEMPO_ENGINE_INSTANCE_NONE - engine map slot left for an extension
+ *
+ * Reserved for slots that a later extension configures; rejected with
+ * -EINVAL today.
+ */
+#define DRM_TEMPO_ENGINE_INSTANCE_NONE	0xffff
+
+/**
+ * struct drm_tempo_engine - one engine, by class and instance
+ */
+struct drm_tempo_engine {
+	/** @engine_class: &enum drm_tempo_engine_class. */
+	__u16 engine_class;
+	/** @engine_instance: instance of that class. */
+	__u16 engine_instance;
+};
+
+/**
+ * struct drm_tempo_ctx_create - create a context
+ *
+ * A context has a priority and an engine map: an array of slots, each one
+ * engine. &drm_tempo_exec.slot indexes the map. With @num_slots 0 the map
+ * is the device's engines in &DRM_TEMPO_QUERY_ENGINES order. Jobs of one
+ * slot complete in submission order.
+ *
+ * Checks, in this order: non-zero @flags or @pad, an unknown extension,
+ * @num_slots above &drm_tempo_query_device.max_slots, an unknown engine in
+ * @slots, @priority outside -1023..1023: -EINVAL; @priority above the
+ * caller's ceiling (&drm_tempo_query_device.max_priority): -EACCES.
+ */
+struct drm_tempo_ctx_create {
+	/** @extensions: chain of &struct drm_tempo_user_extension, or 0. */
+	__u64 extensions;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @priority: %DRM_TEMPO_PRIORITY_VERY_LOW .. _VERY_HIGH. */
+	__s32 priority;
+	/** @num_slots: entries in @slots, 0 for the default map. */
+	__u32 num_slots;
+	/** @ctx_id: out: the new context, never 0. */
+	__u32 ctx_id;
+	/** @slots: user pointer to @num_slots &struct drm_tempo_engine. */
+	__u64 slots;
+};
+
+/**
+ * struct drm_tempo_ctx_destroy - destroy a context
+ *
+ * Jobs already submitted run to completion. -ENOENT for an unknown @ctx_id,
+ * -EINVAL for non-zero @pad.
+ */
+struct drm_tempo_ctx_destroy {
+	/** @ctx_id: the context. */
+	__u32 ctx_id;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/**
+ * enum drm_tempo_ctx_param_id - context parameters
+ */
+enum drm_tempo_ctx_param_id {
+	/**
+	 * @DRM_TEMPO_CTX_PARAM_PRIORITY: the context priority, as in
+	 * &drm_tempo_ctx_create.priority, with the same checks. A refused
+	 * change leaves the old value. Jobs already queued keep the
+	 * priority they were submitted with.
+	 */
+	DRM_TEMPO_CTX_PARAM_PRIORITY = 0,
+};
+
+/**
+ * struct drm_tempo_ctx_param - get or set a context parameter
+ *
+ * -ENOENT for an unknown @ctx_id; -EINVAL for an unknown @param or non-zero
+ * @pad.
+ */
+struct drm_tempo_ctx_param {
+	/** @ctx_id: the context. */
+	__u32 ctx_id;
+	/** @param: &enum drm_tempo_ctx_param_id. */
+	__u32 param;
+	/** @value: the value (sign-extended for the priority). */
+	__s64 value;
+	/** @pad: MBZ. */
+	__u64 pad;
+};
+
+/* ----------------------------------------------------------------------- */
+
+/**
+ * struct drm_tempo_sync - a syncobj to wait on or to signal
+ *
+ * @point 0 names a binary syncobj (or the current fence of a timeline when
+ * waited on); a non-zero @point names a timeline point. An unknown @handle,
+ * or a wait on a point that has no fence yet, fails with -ENOENT.
+ */
+struct drm_tempo_sync {
+	/** @handle: syncobj handle. */
+	__u32 handle;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @point: timeline point, 0 for a binary syncobj. */
+	__u64 point;
+};
+
+/**
+ * DRM_TEMPO_EXEC_OUT_SYNC_FILE - return a sync_file in out_fence_fd
+ */
+#define DRM_TEMPO_EXEC_OUT_SYNC_FILE	(1u << 0)
+/** @DRM_TEMPO_EXEC_FLAGS: every flag of &drm_tempo_exec.flags. */
+#define DRM_TEMPO_EXEC_FLAGS		DRM_TEMPO_EXEC_OUT_SYNC_FILE
+
+/**
+ * struct drm_tempo_exec - run batch buffers on a context's engine slot
+ *
+ * The job waits for every in-sync, then runs its batch on the slot's
+ * engine; its completion fence is installed in every out-sync and, with
+ * %DRM_TEMPO_EXEC_OUT_SYNC_FILE, returned as a sync_file. The fence carries
+ * the job's error (see "Emulated hardware").
+ *
+ * Checks, in this order: non-zero @flags bits outside
+ * %DRM_TEMPO_EXEC_FLAGS, non-zero @pad, an unknown extension: -EINVAL;
+ * unknown @ctx_id: -ENOENT; @slot outside the engine map: -EINVAL;
+ * @num_batches other than the slot's width (1 for every slot today):
+ * -EINVAL; more than &drm_tempo_query_device.max_syncs in or out syncs:
+ * -EINVAL; an unreadable array: -EFAULT; non-zero sync @flags: -EINVAL; an
+ * unknown syncobj handle: -ENOENT. On any error nothing is queued.
+ */
+struct drm_tempo_exec {
+	/** @extensions: chain of &struct drm_tempo_user_extension, or 0. */
+	__u64 extensions;
+	/** @ctx_id: the context. */
+	__u32 ctx_id;
+	/** @slot: index in the context's engine map. */
+	__u32 slot;
+	/** @flags: %DRM_TEMPO_EXEC_OUT_SYNC_FILE. */
+	__u32 flags;
+	/** @num_batches: entries in @batches. */
+	__u32 num_batches;
+	/** @batches: user pointer to @num_batches __u64 GPU addresses. */
+	__u64 batches;
+	/** @num_in_syncs: entries in @in_syncs. */
+	__u32 num_in_syncs;
+	/** @num_out_syncs: entries in @out_syncs. */
+	__u32 num_out_syncs;
+	/** @in_syncs: user pointer to &struct drm_tempo_sync to wait on. */
+	__u64 in_syncs;
+	/** @out_syncs: user pointer to &struct drm_tempo_sync to signal. */
+	__u64 out_syncs;
+	/** @out_fence_fd: out: sync_file fd, with the flag; else -1. */
+	__s32 out_fence_fd;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/* ----------------------------------------------------------------------- */
+
+/**
+ * DOC: Packets
+ *
+ * A batch buffer is a sequence of packets in GPU memory, each a sequence of
+ * little-endian dwords. The first dword is the header built by
+ * DRM_TEMPO_PKT_HEADER(): the opcode in bits 0..7, bits 8..15 MBZ, the
+ * length in dwords (header included) in bits 16..31. GPU addresses are two
+ * dwords, low then high. The command processor executes packets in order;
+ * a DISPATCH completes (all its workgroups) before the next packet starts.
+ * A batch ends with END; BATCH_START runs a second-level batch.
+ *
+ * ===============  =====  ======================================================
+ * packet           dw     payload after the header
+ * ===============  =====  ======================================================
+ * NOP              >= 1   ignored
+ * WRITE_DATA       >= 4   va, then len-3 dwords written at va (4-aligned)
+ * WRITE_TIMESTAMP  3      va (8-aligned): the 64-bit GPU timestamp
+ * COPY             6      dst va, src va, size in bytes
+ * FILL             5      dst va (4-aligned), 32-bit value, size (4-aligned)
+ * ATOMIC           6      va (8-aligned), &enum drm_tempo_atomic_op, 64-bit value
+ * WAIT_MEM         8      va (8-aligned), &enum drm_tempo_compare, 64-bit ref,
+ *                         64-bit mask: waits until (mem & mask) op ref
+ * DISPATCH         >= 5   &enum drm_tempo_kernel, groups x, y, z, then the
+ *                         kernel's arguments
+ * BATCH_START      4      va of a batch, flags: %DRM_TEMPO_BATCH_CHAIN
+ * END              1      end of the batch (return from BATCH_START)
+ * ===============  =====  ======================================================
+ */
+
+/**
+ * enum drm_tempo_packet - packet opcodes
+ */
+enum drm_tempo_packet {
+	/** @DRM_TEMPO_PKT_NOP: do nothing. */
+	DRM_TEMPO_PKT_NOP = 0,
+	/** @DRM_TEMPO_PKT_WRITE_DATA: write immediate dwords. */
+	DRM_TEMPO_PKT_WRITE_DATA = 1,
+	/** @DRM_TEMPO_PKT_WRITE_TIMESTAMP: write the GPU timestamp. */
+	DRM_TEMPO_PKT_WRITE_TIMESTAMP = 2,
+	/** @DRM_TEMPO_PKT_COPY: copy bytes. */
+	DRM_TEMPO_PKT_COPY = 3,
+	/** @DRM_TEMPO_PKT_FILL: fill with a 32-bit value. */
+	DRM_TEMPO_PKT_FILL = 4,
+	/** @DRM_TEMPO_PKT_ATOMIC: atomic operation on a 64-bit value. */
+	DRM_TEMPO_PKT_ATOMIC = 5,
+	/** @DRM_TEMPO_PKT_WAIT_MEM: wait until memory compares true. */
+	DRM_TEMPO_PKT_WAIT_MEM = 6,
+	/** @DRM_TEMPO_PKT_DISPATCH: run a built-in kernel on the CUs. */
+	DRM_TEMPO_PKT_DISPATCH = 7,
+	/** @DRM_TEMPO_PKT_BATCH_START: run or chain to another batch. */
+	DRM_TEMPO_PKT_BATCH_START = 8,
+	/** @DRM_TEMPO_PKT_END: end of batch. */
+	DRM_TEMPO_PKT_END = 9,
+};
+
+/**
+ * DRM_TEMPO_PKT_HEADER - build a packet header
+ * @op: &enum drm_tempo_packet
+ * @len: packet length in dwords, header included
+ */
+#define DRM_TEMPO_PKT_HEADER(op, len) \
+	((__u32)(op) | ((__u32)(len) << 16))
+
+/**
+ * DRM_TEMPO_BATCH_CHAIN - BATCH_START jumps and never returns
+ *
+ * Without it BATCH_START is a call: the second-level batch runs and its END
+ * returns to the packet after BATCH_START. With it, the current batch is
+ * replaced (no nesting level is used).
+ */
+#define DRM_TEMPO_BATCH_CHAIN		(1u << 0)
+
+/**
+ * enum drm_tempo_atomic_op - operations of the ATOMIC packet
+ */
+enum drm_tempo_atomic_op {
+	/** @DRM_TEMPO_ATOMIC_ADD: mem += value. */
+	DRM_TEMPO_ATOMIC_ADD = 0,
+	/** @DRM_TEMPO_ATOMIC_INC: mem += 1; value MBZ. */
+	DRM_TEMPO_ATOMIC_INC = 1,
+};
+
+/**
+ * enum drm_tempo_compare - compare functions of WAIT_MEM (unsigned, 64-bit)
+ */
+enum drm_tempo_compare {
+	/** @DRM_TEMPO_COMPARE_EQ: equal. */
+	DRM_TEMPO_COMPARE_EQ = 0,
+	/** @DRM_TEMPO_COMPARE_NE: not equal. */
+	DRM_TEMPO_COMPARE_NE = 1,
+	/** @DRM_TEMPO_COMPARE_LT: less than. */
+	DRM_TEMPO_COMPARE_LT = 2,
+	/** @DRM_TEMPO_COMPARE_LE: less or equal. */
+	DRM_TEMPO_COMPARE_LE = 3,
+	/** @DRM_TEMPO_COMPARE_GT: greater than. */
+	DRM_TEMPO_COMPARE_GT = 4,
+	/** @DRM_TEMPO_COMPARE_GE: greater or equal. */
+	DRM_TEMPO_COMPARE_GE = 5,
+};
+
+/**
+ * enum drm_tempo_kernel - built-in kernels of DISPATCH
+ *
+ * Workgroups are numbered g = x + y * groups_x + z * groups_x * groups_y.
+ * Arguments are dwords after the group counts; a 64-bit address takes two.
+ */
+enum drm_tempo_kernel {
+	/**
+	 * @DRM_TEMPO_KERNEL_FILL: args dst va, 32-bit value, bytes per group
+	 * (4-aligned); group g fills [dst + g * bytes, + bytes).
+	 */
+	DRM_TEMPO_KERNEL_FILL = 0,
+	/**
+	 * @DRM_TEMPO_KERNEL_COPY: args dst va, src va, bytes per group; group
+	 * g copies [src + g * bytes, + bytes) to dst + g * bytes.
+	 */
+	DRM_TEMPO_KERNEL_COPY = 1,
+	/**
+	 * @DRM_TEMPO_KERNEL_ATOMIC_INC: args va (8-aligned), count; every
+	 * group increments the 64-bit value at va count times, atomically.
+	 */
+	DRM_TEMPO_KERNEL_ATOMIC_INC = 2,
+	/**
+	 * @DRM_TEMPO_KERNEL_CHECKSUM: args src va, dst va (8-aligned), bytes
+	 * per group (4-aligned); group g adds the sum of the 32-bit words of
+	 * its chunk to the 64-bit value at dst, atomically.
+	 */
+	DRM_TEMPO_KERNEL_CHECKSUM = 3,
+	/**
+	 * @DRM_TEMPO_KERNEL_SPIN: args nanoseconds; every group keeps its
+	 * compute unit busy for that long.
+	 */
+	DRM_TEMPO_KERNEL_SPIN = 4,
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _TEMPO_DRM_H_ */
