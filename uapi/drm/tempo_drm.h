@@ -108,7 +108,9 @@ extern "C" {
 #define DRM_IOCTL_TEMPO_EXEC \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_EXEC, struct drm_tempo_exec)
 
-/** @DRM_TEMPO_MAX_EXTENSIONS: longest extension chain accepted. */
+/**
+ * DRM_TEMPO_MAX_EXTENSIONS - longest extension chain accepted
+ */
 #define DRM_TEMPO_MAX_EXTENSIONS	16
 
 /**
@@ -314,7 +316,9 @@ struct drm_tempo_bo_mmap_offset {
  * DRM_TEMPO_VM_MAP_AUTO_VA - the kernel chooses &drm_tempo_vm_map.va
  */
 #define DRM_TEMPO_VM_MAP_AUTO_VA	(1u << 1)
-/** @DRM_TEMPO_VM_MAP_FLAGS: every flag of &drm_tempo_vm_map.flags. */
+/**
+ * DRM_TEMPO_VM_MAP_FLAGS - every flag of &drm_tempo_vm_map.flags
+ */
 #define DRM_TEMPO_VM_MAP_FLAGS \
 	(DRM_TEMPO_VM_MAP_READONLY | DRM_TEMPO_VM_MAP_AUTO_VA)
 
@@ -365,15 +369,25 @@ struct drm_tempo_vm_unmap {
 
 /* ----------------------------------------------------------------------- */
 
-/** @DRM_TEMPO_PRIORITY_VERY_LOW: lowest context priority. */
+/**
+ * DRM_TEMPO_PRIORITY_VERY_LOW - lowest context priority
+ */
 #define DRM_TEMPO_PRIORITY_VERY_LOW	(-1023)
-/** @DRM_TEMPO_PRIORITY_LOW: background work. */
+/**
+ * DRM_TEMPO_PRIORITY_LOW - background work
+ */
 #define DRM_TEMPO_PRIORITY_LOW		(-512)
-/** @DRM_TEMPO_PRIORITY_NORMAL: default priority, the ceiling of most users. */
+/**
+ * DRM_TEMPO_PRIORITY_NORMAL - default priority, the ceiling of most users
+ */
 #define DRM_TEMPO_PRIORITY_NORMAL	0
-/** @DRM_TEMPO_PRIORITY_HIGH: needs DRM master or CAP_SYS_NICE. */
+/**
+ * DRM_TEMPO_PRIORITY_HIGH - needs DRM master or CAP_SYS_NICE
+ */
 #define DRM_TEMPO_PRIORITY_HIGH		512
-/** @DRM_TEMPO_PRIORITY_VERY_HIGH: realtime; needs DRM master or CAP_SYS_NICE. */
+/**
+ * DRM_TEMPO_PRIORITY_VERY_HIGH - realtime; needs DRM master or CAP_SYS_NICE
+ */
 #define DRM_TEMPO_PRIORITY_VERY_HIGH	1023
 
 /**
@@ -487,7 +501,9 @@ struct drm_tempo_sync {
  * DRM_TEMPO_EXEC_OUT_SYNC_FILE - return a sync_file in out_fence_fd
  */
 #define DRM_TEMPO_EXEC_OUT_SYNC_FILE	(1u << 0)
-/** @DRM_TEMPO_EXEC_FLAGS: every flag of &drm_tempo_exec.flags. */
+/**
+ * DRM_TEMPO_EXEC_FLAGS - every flag of &drm_tempo_exec.flags
+ */
 #define DRM_TEMPO_EXEC_FLAGS		DRM_TEMPO_EXEC_OUT_SYNC_FILE
 
 /**

@@ -171,9 +171,9 @@ static int slots_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 			ctx->slots[i].engine = &tdev->engines[i];
 			continue;
 		}
-		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&e,
-				    u64_to_user_ptr(user_slots) + i * sizeof(e),
-				    sizeof(e))))
+		void __user *p = u64_to_user_ptr(user_slots) + i * sizeof(e);
+
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&e, p, sizeof(e))))
 			return -EFAULT;
 		ctx->slots[i].engine = engine_find(tdev, &e);
 		if (TEMPO_IOCTL_DBG(tdev, !ctx->slots[i].engine))

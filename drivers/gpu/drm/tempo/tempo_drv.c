@@ -87,13 +87,14 @@ static struct platform_device *tempo_pdev;
 int tempo_check_extensions(struct tempo_device *tdev, u64 extensions)
 {
 	struct drm_tempo_user_extension ext;
+	void __user *p;
 	u32 n;
 
 	for (n = 0; extensions; n++) {
 		if (TEMPO_IOCTL_DBG(tdev, n == DRM_TEMPO_MAX_EXTENSIONS))
 			return -E2BIG;
-		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext,
-				    u64_to_user_ptr(extensions), sizeof(ext))))
+		p = u64_to_user_ptr(extensions);
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, p, sizeof(ext))))
 			return -EFAULT;
 		if (TEMPO_IOCTL_DBG(tdev, ext.pad))
 			return -EINVAL;

@@ -122,10 +122,11 @@ static int copy_syncs(struct tempo_device *tdev, u64 uptr, u32 count,
 static int submit_copy_in(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
+	void __user *batches = u64_to_user_ptr(args->batches);
 	int ret;
 
-	if (TEMPO_IOCTL_DBG(s->tdev, copy_from_user(&s->batch,
-			    u64_to_user_ptr(args->batches), sizeof(s->batch))))
+	if (TEMPO_IOCTL_DBG(s->tdev, copy_from_user(&s->batch, batches,
+						    sizeof(s->batch))))
 		return -EFAULT;
 	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs, &s->in);
 	if (ret)

@@ -7,6 +7,7 @@
 #ifndef _TEMPO_TYPES_H_
 #define _TEMPO_TYPES_H_
 
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwlock.h>
@@ -26,9 +27,9 @@
 #define TEMPO_MAX_SLOTS		64
 #define TEMPO_MAX_SYNCS		64
 #define TEMPO_MAX_BATCHES	1
-#define TEMPO_MAX_BO_SIZE	(1ull << 30)
-#define TEMPO_VA_START		(1ull << 20)
-#define TEMPO_VA_END		(1ull << 40)
+#define TEMPO_MAX_BO_SIZE	BIT_ULL(30)
+#define TEMPO_VA_START		BIT_ULL(20)
+#define TEMPO_VA_END		BIT_ULL(40)
 
 /**
  * struct tempo_params - module parameters, read once at load
@@ -111,8 +112,8 @@ struct tempo_device {
 struct tempo_vm {
 	struct tempo_hw_mmu mmu;
 	struct kref refcount;
-	struct mutex lock;
-	rwlock_t mm_lock;
+	struct mutex lock; /* serialises map and unmap */
+	rwlock_t mm_lock; /* guards mm against translations */
 	struct drm_mm mm;
 };
 
@@ -154,7 +155,7 @@ struct tempo_slot {
 struct tempo_ctx {
 	struct kref refcount;
 	struct tempo_device *tdev;
-	struct mutex lock;
+	struct mutex lock; /* serialises arm+push and priority changes */
 	s32 priority;
 	u32 num_slots;
 	struct tempo_slot slots[] __counted_by(num_slots);

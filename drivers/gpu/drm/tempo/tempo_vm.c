@@ -31,11 +31,13 @@ static struct tempo_vm *to_tempo_vm(struct tempo_hw_mmu *mmu)
 }
 
 static void vm_mmu_lock(struct tempo_hw_mmu *mmu)
+	__acquires(&to_tempo_vm(mmu)->mm_lock)
 {
 	read_lock(&to_tempo_vm(mmu)->mm_lock);
 }
 
 static void vm_mmu_unlock(struct tempo_hw_mmu *mmu)
+	__releases(&to_tempo_vm(mmu)->mm_lock)
 {
 	read_unlock(&to_tempo_vm(mmu)->mm_lock);
 }

@@ -159,6 +159,11 @@ static void cu_put(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
 	groups_done(d, 1);
 }
 
+static bool cu_should_wake(struct tempo_cu_pool *pool)
+{
+	return !list_empty_careful(&pool->queue) || kthread_should_stop();
+}
+
 static int cu_thread(void *data)
 {
 	struct tempo_cu_pool *pool = data;
@@ -168,8 +173,7 @@ static int cu_thread(void *data)
 	while (!kthread_should_stop()) {
 		if (!cu_take(pool, &d, &g)) {
 			wait_event_interruptible_exclusive(pool->wq,
-				!list_empty_careful(&pool->queue) ||
-				kthread_should_stop());
+							   cu_should_wake(pool));
 			continue;
 		}
 		cu_put(pool, d, run_group(d, g));

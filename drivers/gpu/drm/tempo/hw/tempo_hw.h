@@ -10,6 +10,7 @@
 #ifndef _TEMPO_HW_H_
 #define _TEMPO_HW_H_
 
+#include <linux/bits.h>
 #include <linux/dma-fence.h>
 #include <linux/types.h>
 
@@ -18,7 +19,7 @@
 /* Deepest nesting of BATCH_START calls. */
 #define TEMPO_HW_MAX_BATCH_DEPTH	4
 /* Most workgroups of one DISPATCH. */
-#define TEMPO_HW_MAX_GROUPS		(1u << 20)
+#define TEMPO_HW_MAX_GROUPS		BIT(20)
 
 struct device;
 struct seq_file;
@@ -101,7 +102,7 @@ struct tempo_hw_mmu {
  */
 struct tempo_hw_fence {
 	struct dma_fence base;
-	spinlock_t lock;
+	spinlock_t lock; /* the fence's lock */
 };
 
 /**

@@ -82,7 +82,7 @@ struct tempo_engine {
 	u32 engine_class;
 	u32 instance;
 	u32 index;
-	spinlock_t lock;
+	spinlock_t lock; /* guards the MQDs and the doorbell */
 	bool doorbell;
 	wait_queue_head_t wq;
 	struct task_struct *thread;
@@ -130,7 +130,7 @@ struct tempo_dispatch {
  * @threads: one thread per compute unit
  */
 struct tempo_cu_pool {
-	spinlock_t lock;
+	spinlock_t lock; /* guards queue and busy */
 	struct list_head queue;
 	wait_queue_head_t wq;
 	u32 num_cus;
