@@ -416,7 +416,7 @@ struct drm_tempo_engine {
  * is the device's engines in &DRM_TEMPO_QUERY_ENGINES order. Jobs of one
  * slot complete in submission order.
  *
- * Checks, in this order: non-zero @flags or @pad, an unknown extension,
+ * Checks, in this order: non-zero @flags, an unknown extension,
  * @num_slots above &drm_tempo_query_device.max_slots, an unknown engine in
  * @slots, @priority outside -1023..1023: -EINVAL; @priority above the
  * caller's ceiling (&drm_tempo_query_device.max_priority): -EACCES.
