@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The code-quality gates of tempo, each reported as one TAP-like line
+# ("ok N gate" / "not ok N gate"), the findings of a failing gate after it:
+#
+#   w1          the module builds with W=1 and no warning
+#   checkpatch  checkpatch.pl --strict finds nothing in the driver and uAPI
+#   sparse      sparse (make C=2) finds nothing
+#   kernel-doc  kernel-doc -none -Wall is silent on the uAPI header and the
+#               driver sources
+#   clang-format the C++ sources are formatted (.clang-format)
+#
+# Exits non-zero when a gate fails. Usage: scripts/gates.sh [GATE...]
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 2
+kver=$(scripts/kver.sh)
+kdir=${KDIR:-/lib/modules/$kver/build}
+log=$repo/build/gates
+mkdir -p "$log"
+tree=$(scripts/linux-source.sh) || exit 2
+
+driver_files() {
+	git ls-files 'drivers/gpu/drm/tempo/*.c' 'drivers/gpu/drm/tempo/*.h'
+}
+
+# A build's diagnostics: lines naming a source file with warning/error.
+diagnostics() {
+	grep -E '(warning|error):' "$1" | grep -v '^make' || true
+}
+
+gate_w1() {
+	make -s -C "$kdir" M="$repo" clean >/dev/null 2>&1
+	make -C "$kdir" M="$repo" W=1 modules >"$log/w1.log" 2>&1 || {
+		cat "$log/w1.log"; return 1; }
+	diagnostics "$log/w1.log" | tee "$log/w1.out"
+	[ ! -s "$log/w1.out" ]
+}
+
+gate_sparse() {
+	make -C "$kdir" M="$repo" C=2 modules >"$log/sparse.log" 2>&1 || {
+		cat "$log/sparse.log"; return 1; }
+	diagnostics "$log/sparse.log" | tee "$log/sparse.out"
+	[ ! -s "$log/sparse.out" ]
+}
+
+gate_checkpatch() {
+	perl "$tree/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--ignore FILE_PATH_CHANGES -f $(driver_files) \
+		>"$log/checkpatch.log" 2>&1
+	grep -E 'ERROR|WARNING|CHECK' "$log/checkpatch.log" | tee "$log/checkpatch.out"
+	[ ! -s "$log/checkpatch.out" ]
+}
+
+gate_kernel_doc() {
+	perl "$tree/scripts/kernel-doc" -none -Wall uapi/drm/tempo_drm.h \
+		$(driver_files) 2>&1 | tee "$log/kernel-doc.out"
+	[ ! -s "$log/kernel-doc.out" ]
+}
+
+gate_clang_format() {
+	local files
+	files=$(git ls-files '*.cpp' '*.hpp' '*.h' | grep -E '^(include|tools|tests/libtempo|Documentation/examples)/' | grep -v '\.h$' || true)
+	[ -n "$files" ] || return 0
+	clang-format --dry-run --Werror $files 2>&1 | tee "$log/clang-format.out"
+	[ ! -s "$log/clang-format.out" ]
+}
+
+gates=("$@")
+[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc clang-format)
+n=0
+failed=0
+for g in "${gates[@]}"; do
+	n=$((n + 1))
+	if "gate_${g//-/_}"; then
+		echo "ok $n gate $g"
+	else
+		echo "not ok $n gate $g"
+		failed=$((failed + 1))
+	fi
+done
+exit $((failed > 0))
