@@ -101,8 +101,6 @@ static int submit_lookup(struct tempo_submit *s)
 static int copy_syncs(struct tempo_device *tdev, u64 uptr, u32 count,
 		      struct drm_tempo_sync **syncs)
 {
-	u32 i;
-
 	if (!count)
 		return 0;
 	*syncs = memdup_array_user(u64_to_user_ptr(uptr), count,
@@ -113,12 +111,21 @@ static int copy_syncs(struct tempo_device *tdev, u64 uptr, u32 count,
 		*syncs = NULL;
 		return ret;
 	}
+	return 0;
+}
+
+static int check_syncs(struct tempo_device *tdev,
+		       const struct drm_tempo_sync *syncs, u32 count)
+{
+	u32 i;
+
 	for (i = 0; i < count; i++)
-		if (TEMPO_IOCTL_DBG(tdev, (*syncs)[i].flags))
+		if (TEMPO_IOCTL_DBG(tdev, syncs[i].flags))
 			return -EINVAL;
 	return 0;
 }
 
+/* Copy every array first: an unreadable one wins over bad contents. */
 static int submit_copy_in(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
@@ -129,10 +136,14 @@ static int submit_copy_in(struct tempo_submit *s)
 						    sizeof(s->batch))))
 		return -EFAULT;
 	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs, &s->in);
-	if (ret)
-		return ret;
-	return copy_syncs(s->tdev, args->out_syncs, args->num_out_syncs,
-			  &s->out);
+	if (!ret)
+		ret = copy_syncs(s->tdev, args->out_syncs, args->num_out_syncs,
+				 &s->out);
+	if (!ret)
+		ret = check_syncs(s->tdev, s->in, args->num_in_syncs);
+	if (!ret)
+		ret = check_syncs(s->tdev, s->out, args->num_out_syncs);
+	return ret;
 }
 
 static int submit_job_init(struct tempo_submit *s)
