@@ -237,6 +237,7 @@ err_hw:
 static void tempo_device_fini(struct tempo_device *tdev)
 {
 	drm_dev_unplug(&tdev->drm);
+	tempo_hw_stop(tdev->hw);
 	tempo_sched_fini(tdev);
 	tempo_hw_destroy(tdev->hw);
 }

@@ -27,6 +27,7 @@
 /* How long a reset waits for the hardware to abort a job. */
 #define TEMPO_ABORT_WAIT_MS	1000
 
+#include <linux/delay.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -243,9 +244,30 @@ err_fini:
 	return ret;
 }
 
+/* Wait until the scheduler has freed every job the hardware ended. */
+static void queue_wait_idle(struct tempo_device *tdev, struct tempo_queue *q)
+{
+	unsigned long timeout = jiffies + msecs_to_jiffies(TEMPO_ABORT_WAIT_MS);
+	struct drm_gpu_scheduler *sched = &q->sched;
+	bool idle;
+
+	for (;;) {
+		spin_lock(&sched->job_list_lock);
+		idle = list_empty(&sched->pending_list);
+		spin_unlock(&sched->job_list_lock);
+		if (idle)
+			return;
+		if (time_after(jiffies, timeout))
+			break;
+		msleep(1);
+	}
+	drm_warn(&tdev->drm, "%s: jobs left at teardown\n", sched->name);
+}
+
 /**
  * tempo_sched_fini() - stop every scheduler
- * @tdev: the device; no file is open any more
+ * @tdev: the device; no file is open any more and the hardware is stopped,
+ *	so every job that reached it has ended
  *
  * Context: process; may sleep.
  */
@@ -253,6 +275,8 @@ void tempo_sched_fini(struct tempo_device *tdev)
 {
 	u32 q;
 
-	for (q = 0; q < tdev->num_queues; q++)
+	for (q = 0; q < tdev->num_queues; q++) {
+		queue_wait_idle(tdev, &tdev->queues[q]);
 		drm_sched_fini(&tdev->queues[q].sched);
+	}
 }

@@ -60,16 +60,33 @@ static void engine_drain(struct tempo_engine *engine)
 	}
 }
 
-static void engines_fini(struct tempo_hw *hw)
+/**
+ * tempo_hw_stop() - stop every engine
+ * @hw: the GPU
+ *
+ * Jobs running or queued in a ring end with -ECANCELED: every fence the
+ * hardware was given is signalled when this returns. Idempotent.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_hw_stop(struct tempo_hw *hw)
 {
 	u32 i;
 
 	for (i = 0; i < hw->num_engines; i++) {
 		tempo_cp_stop(&hw->engines[i]);
 		engine_drain(&hw->engines[i]);
+	}
+}
+
+static void engines_fini(struct tempo_hw *hw)
+{
+	u32 i;
+
+	tempo_hw_stop(hw);
+	for (i = 0; i < hw->num_engines; i++)
 		if (hw->engines[i].num_hqds)
 			kfree(hw->engines[i].hqds[0].mqd.ring);
-	}
 	kfree(hw->engines);
 }
 

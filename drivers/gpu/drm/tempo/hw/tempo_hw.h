@@ -120,6 +120,7 @@ struct tempo_hw_job {
 
 struct tempo_hw *tempo_hw_create(struct device *dev,
 				 const struct tempo_hw_config *config);
+void tempo_hw_stop(struct tempo_hw *hw);
 void tempo_hw_destroy(struct tempo_hw *hw);
 u32 tempo_hw_num_engines(const struct tempo_hw *hw);
 u32 tempo_hw_num_hqds(const struct tempo_hw *hw);
