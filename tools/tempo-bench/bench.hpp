@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * tempo-bench: the pieces every benchmark (subcommand) shares.
+ */
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tempo/tempo.hpp>
+
+#include "tooling/stats.hpp"
+
+namespace tempo::bench {
+
+/// Options common to the subcommands.
+struct Options {
+    std::uint64_t iterations = 1000;
+    std::uint64_t warmup = 100;
+    bool json = false;
+    std::string device;
+    /// Engine to submit to; by default the first compute engine.
+    std::optional<Engine> engine;
+    /// Submissions between waits of the submit-only measurement; 0: the ring size.
+    std::uint64_t burst = 0;
+};
+
+/// One subcommand.
+struct Command {
+    std::string_view name;
+    std::string_view summary;
+    int (*run)(const Options& options);
+};
+
+/// Every subcommand, for main() and the usage text.
+std::span<const Command> commands();
+
+int run_nop(const Options& options);
+
+/// Monotonic time in nanoseconds, as a double, for the samples.
+using Clock = std::chrono::steady_clock;
+inline double elapsed_ns(Clock::time_point start, Clock::time_point end)
+{
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+}
+
+/// A measured row of the result table (samples in nanoseconds).
+struct Row {
+    std::string key;          // JSON key
+    std::string label;        // table label
+    tooling::Summary summary; // in microseconds
+};
+
+/// A ratio between two rows.
+struct Ratio {
+    std::string key;
+    std::string label;
+    double mean{0};
+    double p50{0};
+};
+
+/// What a benchmark run reports.
+struct Report {
+    std::string benchmark;
+    std::string device;
+    std::string engine;
+    std::uint64_t iterations{0};
+    std::uint64_t warmup{0};
+    /// Parameters of the run worth reporting, such as the submit burst.
+    std::vector<std::pair<std::string, std::uint64_t>> parameters;
+    std::vector<Row> rows;
+    std::vector<Ratio> ratios;
+};
+
+/// Summary in microseconds of samples in nanoseconds.
+tooling::Summary summarize_us(std::vector<double> samples_ns);
+
+/// Ratio of the means and of the medians of two rows.
+Ratio ratio(std::string key, std::string label, const Row& numerator, const Row& denominator);
+
+/// Prints the report as a table, or JSON with --json.
+void print(const Report& report, bool json);
+
+/// The engine a benchmark submits to: --engine, else the first compute engine, else the first.
+Engine pick_engine(const Device& device, const Options& options);
+
+} // namespace tempo::bench
