@@ -643,10 +643,11 @@ TEST_F(exec, illegal_opcode_fails_eilseq)
 	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK_AFTER));
 }
 
-TEST_F(exec, job_error_does_not_affect_the_next_job)
+TEST_F(exec, job_error_bans_only_its_context)
 {
 	struct tempo_env *e = &self->env;
 	struct tempo_batch bad, good;
+	uint32_t other;
 
 	tempo_batch_init(&bad, &e->cmd, 0, 64);
 	tempo_emit(&bad, DRM_TEMPO_PKT_HEADER(0xff, 1));
@@ -655,7 +656,12 @@ TEST_F(exec, job_error_does_not_affect_the_next_job)
 	tempo_pkt_end(&good);
 
 	ASSERT_EQ(-EILSEQ, RUN(&bad));
-	ASSERT_EQ(1, RUN(&good));
+	ASSERT_EQ(-ECANCELED, tempo_exec(e->fd, e->ctx, self->slot, good.va,
+					 NULL, 0, NULL, 0, NULL));
+	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK_AFTER));
+
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &other));
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, other, self->slot, good.va));
 	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
 }
 
@@ -1313,6 +1319,8 @@ TEST_F(exec_sync, dispatch_on_a_copy_engine_fails_eilseq)
 				   args, 3);
 		tempo_pkt_write32(&b, VA(e, MARK_AFTER), 1);
 		tempo_pkt_end(&b);
+		/* The failed job bans its context: one context per engine. */
+		ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &e->ctx));
 		ASSERT_EQ(-EILSEQ, tempo_run(_metadata, e->fd, e->ctx, slot,
 					     b.va));
 		ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_BEFORE));
@@ -1637,22 +1645,24 @@ TEST_F(exec_sync, every_other_engine_runs_while_one_is_blocked)
 	close(a);
 }
 
-TEST_F(exec_sync, job_error_does_not_stop_the_slot)
+TEST_F(exec_sync, job_error_does_not_stop_the_engine_for_others)
 {
 	struct tempo_env *e = &self->env;
 	uint64_t hole = unmapped_va(_metadata, e);
 	struct tempo_batch bad;
+	uint32_t other;
 	int f1, f2;
 
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &other));
 	tempo_batch_init(&bad, &e->cmd, 0, 16);
 	tempo_pkt_write32(&bad, hole, 0xbad);
 	tempo_pkt_end(&bad);
-	/* Queued back to back, the second after the faulting one. */
+	/* Queued back to back on one engine, the second by another context. */
 	f1 = tempo_submit(_metadata, e->fd, e->ctx, self->gfx, bad.va);
-	f2 = tempo_submit(_metadata, e->fd, e->ctx, self->gfx,
+	f2 = tempo_submit(_metadata, e->fd, other, self->gfx,
 			  marker_batch(e, 256, MARK_AFTER, 1));
 	ASSERT_EQ(1, tempo_fence_wait(f2, TEMPO_WAIT_MS));
-	ASSERT_EQ(-EFAULT, tempo_fence_wait(f1, 0));
+	ASSERT_EQ(-EFAULT, tempo_fence_wait(f1, TEMPO_WAIT_MS));
 	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
 	close(f1);
 	close(f2);

@@ -71,7 +71,14 @@ extern "C" {
  * with -EFAULT. Other job errors reported on the fence: -EILSEQ for an
  * illegal or malformed packet, -ELOOP for batch nesting deeper than
  * &drm_tempo_query_device.max_batch_depth, -ETIMEDOUT for a job that ran
- * past the job timeout, -ECANCELED for a job that was cancelled.
+ * past the job timeout (its hardware queue is reset), -ECANCELED for a job
+ * that was cancelled.
+ *
+ * A job that fails on the hardware (any of these errors but -ECANCELED)
+ * bans its context: the context's jobs that have not started are cancelled
+ * (-ECANCELED on their fences), later execs on it fail with -ECANCELED, and
+ * %DRM_TEMPO_CTX_PARAM_RESET_STATUS reports it guilty. Other contexts are
+ * not affected.
  */
 
 /* ----------------------------------------------------------------------- */
@@ -456,17 +463,39 @@ enum drm_tempo_ctx_param_id {
 	/**
 	 * @DRM_TEMPO_CTX_PARAM_PRIORITY: the context priority, as in
 	 * &drm_tempo_ctx_create.priority, with the same checks. A refused
-	 * change leaves the old value. Jobs already queued keep the
-	 * priority they were submitted with.
+	 * change leaves the old value. The change applies to the jobs that
+	 * have not reached the hardware yet.
 	 */
 	DRM_TEMPO_CTX_PARAM_PRIORITY = 0,
+	/**
+	 * @DRM_TEMPO_CTX_PARAM_RESET_STATUS: read only: flags
+	 * %DRM_TEMPO_RESET_STATUS_RESET and %DRM_TEMPO_RESET_STATUS_GUILTY.
+	 */
+	DRM_TEMPO_CTX_PARAM_RESET_STATUS = 1,
+	/**
+	 * @DRM_TEMPO_CTX_PARAM_RESET_COUNT: read only: hardware queue resets
+	 * of the device since the context was created.
+	 */
+	DRM_TEMPO_CTX_PARAM_RESET_COUNT = 2,
 };
+
+/**
+ * DRM_TEMPO_RESET_STATUS_RESET - a hardware queue was reset since the
+ * context was created (because of this context or of another one)
+ */
+#define DRM_TEMPO_RESET_STATUS_RESET	(1u << 0)
+/**
+ * DRM_TEMPO_RESET_STATUS_GUILTY - a job of this context failed on the
+ * hardware (hang, GPU fault, illegal packet); the context is banned and
+ * every later exec on it fails with -ECANCELED
+ */
+#define DRM_TEMPO_RESET_STATUS_GUILTY	(1u << 1)
 
 /**
  * struct drm_tempo_ctx_param - get or set a context parameter
  *
- * -ENOENT for an unknown @ctx_id; -EINVAL for an unknown @param or non-zero
- * @pad.
+ * -ENOENT for an unknown @ctx_id; -EINVAL for an unknown @param, a set of a
+ * read-only parameter or non-zero @pad.
  */
 struct drm_tempo_ctx_param {
 	/** @ctx_id: the context. */
@@ -516,7 +545,9 @@ struct drm_tempo_sync {
  *
  * Checks, in this order: non-zero @flags bits outside
  * %DRM_TEMPO_EXEC_FLAGS, non-zero @pad, an unknown extension: -EINVAL;
- * unknown @ctx_id: -ENOENT; @slot outside the engine map: -EINVAL;
+ * unknown @ctx_id: -ENOENT; a banned context (one of its jobs failed on
+ * the hardware, see %DRM_TEMPO_RESET_STATUS_GUILTY): -ECANCELED; @slot
+ * outside the engine map: -EINVAL;
  * @num_batches other than the slot's width (1 for every slot today):
  * -EINVAL; more than &drm_tempo_query_device.max_syncs in or out syncs:
  * -EINVAL; an unreadable array: -EFAULT; non-zero sync @flags: -EINVAL; an

@@ -82,6 +82,57 @@ enum drm_sched_priority tempo_priority_to_sched(s32 priority)
 	return DRM_SCHED_PRIORITY_NORMAL;
 }
 
+/**
+ * tempo_ctx_state_get() - reference a context's state
+ * @state: the state
+ *
+ * Context: any.
+ * Return: @state.
+ */
+struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state)
+{
+	kref_get(&state->refcount);
+	return state;
+}
+
+static void ctx_state_release(struct kref *kref)
+{
+	kfree(container_of(kref, struct tempo_ctx_state, refcount));
+}
+
+/**
+ * tempo_ctx_state_put() - drop a reference on a context's state
+ * @state: the state, or NULL
+ *
+ * Context: any.
+ */
+void tempo_ctx_state_put(struct tempo_ctx_state *state)
+{
+	if (state)
+		kref_put(&state->refcount, ctx_state_release);
+}
+
+/**
+ * tempo_ctx_banned() - whether a context may no longer submit
+ * @ctx: the context
+ *
+ * A context is banned once one of its jobs failed on the hardware.
+ *
+ * Context: any.
+ * Return: true when banned.
+ */
+bool tempo_ctx_banned(const struct tempo_ctx *ctx)
+{
+	return atomic_read(&ctx->state->guilty);
+}
+
+static void ctx_free(struct tempo_ctx *ctx)
+{
+	tempo_ctx_state_put(ctx->state);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+}
+
 static void ctx_release(struct kref *kref)
 {
 	struct tempo_ctx *ctx = container_of(kref, struct tempo_ctx, refcount);
@@ -89,8 +140,7 @@ static void ctx_release(struct kref *kref)
 
 	for (i = 0; i < ctx->num_slots; i++)
 		drm_sched_entity_destroy(&ctx->slots[i].entity);
-	mutex_destroy(&ctx->lock);
-	kfree(ctx);
+	ctx_free(ctx);
 }
 
 /**
@@ -191,8 +241,10 @@ static int slots_init(struct tempo_ctx *ctx)
 	for (i = 0; i < ctx->num_slots; i++) {
 		struct tempo_engine_desc *e = ctx->slots[i].engine;
 
+		/* A banned context's queued jobs are cancelled, not run. */
 		ret = drm_sched_entity_init(&ctx->slots[i].entity, prio,
-					    e->scheds, e->num_queues, NULL);
+					    e->scheds, e->num_queues,
+					    &ctx->state->guilty);
 		if (ret)
 			goto err_fini;
 	}
@@ -213,6 +265,13 @@ static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
 	ctx = kzalloc(struct_size(ctx, slots, n), GFP_KERNEL);
 	if (!ctx)
 		return NULL;
+	ctx->state = kzalloc(sizeof(*ctx->state), GFP_KERNEL);
+	if (!ctx->state) {
+		kfree(ctx);
+		return NULL;
+	}
+	kref_init(&ctx->state->refcount);
+	ctx->reset_base = atomic_read(&tdev->reset_count);
 	kref_init(&ctx->refcount);
 	mutex_init(&ctx->lock);
 	ctx->tdev = tdev;
@@ -279,8 +338,7 @@ err_put:
 	tempo_ctx_put(ctx);
 	return ret;
 err_free:
-	mutex_destroy(&ctx->lock);
-	kfree(ctx);
+	ctx_free(ctx);
 	return ret;
 }
 
@@ -318,11 +376,39 @@ static int ctx_param_lookup(struct tempo_device *tdev, struct drm_file *file,
 	*ctx = tempo_ctx_lookup(to_tempo_file(file), args->ctx_id);
 	if (TEMPO_IOCTL_DBG(tdev, !*ctx))
 		return -ENOENT;
-	if (TEMPO_IOCTL_DBG(tdev, args->param != DRM_TEMPO_CTX_PARAM_PRIORITY)) {
+	if (TEMPO_IOCTL_DBG(tdev, args->param > DRM_TEMPO_CTX_PARAM_RESET_COUNT)) {
 		tempo_ctx_put(*ctx);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static s64 ctx_reset_status(struct tempo_ctx *ctx)
+{
+	s64 flags = 0;
+
+	if (atomic_read(&ctx->tdev->reset_count) != ctx->reset_base)
+		flags |= DRM_TEMPO_RESET_STATUS_RESET;
+	if (tempo_ctx_banned(ctx))
+		flags |= DRM_TEMPO_RESET_STATUS_GUILTY;
+	return flags;
+}
+
+static s64 ctx_get(struct tempo_ctx *ctx, u32 param)
+{
+	s64 value;
+
+	switch (param) {
+	case DRM_TEMPO_CTX_PARAM_RESET_STATUS:
+		return ctx_reset_status(ctx);
+	case DRM_TEMPO_CTX_PARAM_RESET_COUNT:
+		return (u32)(atomic_read(&ctx->tdev->reset_count) -
+			     ctx->reset_base);
+	}
+	mutex_lock(&ctx->lock);
+	value = ctx->priority;
+	mutex_unlock(&ctx->lock);
+	return value;
 }
 
 /**
@@ -344,9 +430,7 @@ int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
 	ret = ctx_param_lookup(to_tempo_device(dev), file, args, &ctx);
 	if (ret)
 		return ret;
-	mutex_lock(&ctx->lock);
-	args->value = ctx->priority;
-	mutex_unlock(&ctx->lock);
+	args->value = ctx_get(ctx, args->param);
 	tempo_ctx_put(ctx);
 	return 0;
 }
@@ -382,7 +466,10 @@ int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
 	ret = ctx_param_lookup(tdev, file, args, &ctx);
 	if (ret)
 		return ret;
-	ret = tempo_priority_check(tdev, file, args->value);
+	if (TEMPO_IOCTL_DBG(tdev, args->param != DRM_TEMPO_CTX_PARAM_PRIORITY))
+		ret = -EINVAL;
+	else
+		ret = tempo_priority_check(tdev, file, args->value);
 	if (!ret) {
 		mutex_lock(&ctx->lock);
 		ctx_set_priority(ctx, args->value);

@@ -76,6 +76,9 @@ int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
 s32 tempo_priority_ceiling(struct drm_file *file);
 enum drm_sched_priority tempo_priority_to_sched(s32 priority);
 struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id);
+struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state);
+void tempo_ctx_state_put(struct tempo_ctx_state *state);
+bool tempo_ctx_banned(const struct tempo_ctx *ctx);
 void tempo_ctx_put(struct tempo_ctx *ctx);
 void tempo_ctx_destroy_all(struct tempo_file *tfile);
 int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
@@ -95,8 +98,8 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
 struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va);
-int tempo_job_init(struct tempo_job *job, struct tempo_slot *slot,
-		   struct drm_file *file);
+int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
+		   struct tempo_slot *slot, struct drm_file *file);
 void tempo_job_free(struct tempo_job *job);
 
 /* tempo_query.c */

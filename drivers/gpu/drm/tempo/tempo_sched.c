@@ -41,6 +41,22 @@ static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
 	return to_tempo_queue(sched_job->sched)->hqd;
 }
 
+/*
+ * The hardware's completion interrupt: runs in the fence's signalling path
+ * before the scheduler learns the job is done, so a banned context refuses
+ * exec by the time the job's out-fences signal.
+ */
+static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct tempo_job *job = container_of(cb, struct tempo_job, hw_done);
+
+	if (!fence->error || fence->error == -ECANCELED)
+		return;
+	if (!atomic_xchg(&job->state->guilty, 1))
+		pr_notice_ratelimited("tempo: job failed on the hardware (%pe), context banned\n",
+				      ERR_PTR(fence->error));
+}
+
 static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -56,6 +72,8 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
+	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
+		job_hw_done(fence, &job->hw_done);
 	drm_dev_exit(idx);
 	return fence;
 }
@@ -83,6 +101,7 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return DRM_GPU_SCHED_STAT_ENODEV;
 	drm_sched_stop(sched, sched_job);
+	atomic_inc(&tdev->reset_count);
 	abort_job(tdev, sched_job);
 	drm_sched_resubmit_jobs(sched);
 	tempo_compat_sched_start(sched);
@@ -130,17 +149,20 @@ struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va)
 }
 
 /**
- * tempo_job_init() - make a job a scheduler job of a slot
+ * tempo_job_init() - make a job a scheduler job of a context slot
  * @job: the job
- * @slot: the context slot whose entity takes it
+ * @ctx: the context; the job references its state
+ * @slot: the slot of @ctx whose entity takes the job
  * @file: the submitting file
  *
  * Context: process.
  * Return: 0 or a negative errno.
  */
-int tempo_job_init(struct tempo_job *job, struct tempo_slot *slot,
-		   struct drm_file *file)
+int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
+		   struct tempo_slot *slot, struct drm_file *file)
 {
+	job->state = tempo_ctx_state_get(ctx->state);
+	job->hw.cancel = &job->state->guilty;
 	return tempo_compat_job_init(&job->base, &slot->entity, slot,
 				     file->client_id);
 }
@@ -162,6 +184,7 @@ void tempo_job_free(struct tempo_job *job)
 		dma_fence_put(fence);
 	else
 		tempo_hw_fence_free(job->hw.fence);
+	tempo_ctx_state_put(job->state);
 	tempo_vm_put(job->vm);
 	kfree(job);
 }

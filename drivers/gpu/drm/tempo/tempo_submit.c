@@ -86,6 +86,8 @@ static int submit_lookup(struct tempo_submit *s)
 	s->ctx = tempo_ctx_lookup(to_tempo_file(s->file), args->ctx_id);
 	if (TEMPO_IOCTL_DBG(s->tdev, !s->ctx))
 		return -ENOENT;
+	if (TEMPO_IOCTL_DBG(s->tdev, tempo_ctx_banned(s->ctx)))
+		return -ECANCELED;
 	if (TEMPO_IOCTL_DBG(s->tdev, args->slot >= s->ctx->num_slots))
 		return -EINVAL;
 	slot = array_index_nospec(args->slot, s->ctx->num_slots);
@@ -153,7 +155,7 @@ static int submit_job_init(struct tempo_submit *s)
 	s->job = tempo_job_alloc(to_tempo_file(s->file)->vm, s->batch);
 	if (!s->job)
 		return -ENOMEM;
-	ret = tempo_job_init(s->job, s->slot, s->file);
+	ret = tempo_job_init(s->job, s->ctx, s->slot, s->file);
 	s->job_inited = !ret;
 	return ret;
 }

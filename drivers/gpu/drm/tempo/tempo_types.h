@@ -90,6 +90,7 @@ struct tempo_engine_desc {
  * @num_queues: entries in @queues
  * @queues: one scheduler per HQD, engine after engine
  * @job_timeout_ms: job timeout
+ * @reset_count: hardware queue resets since load
  */
 struct tempo_device {
 	struct drm_device drm;
@@ -99,6 +100,7 @@ struct tempo_device {
 	u32 num_queues;
 	struct tempo_queue *queues;
 	u32 job_timeout_ms;
+	atomic_t reset_count;
 };
 
 /**
@@ -144,11 +146,24 @@ struct tempo_slot {
 };
 
 /**
+ * struct tempo_ctx_state - what a context's jobs report back to it
+ * @refcount: held by the context and by each of its jobs
+ * @guilty: a job of the context failed on the hardware; set from the
+ *	hardware fence's signalling path, read by exec
+ */
+struct tempo_ctx_state {
+	struct kref refcount;
+	atomic_t guilty;
+};
+
+/**
  * struct tempo_ctx - a context
  * @refcount: held by the file's table and by ioctls using it
  * @tdev: the device
  * @lock: serialises job arming and pushing, and priority changes
  * @priority: uAPI priority
+ * @state: shared with the context's jobs
+ * @reset_base: the device's reset count when the context was created
  * @num_slots: entries in @slots
  * @slots: the engine map
  */
@@ -157,6 +172,8 @@ struct tempo_ctx {
 	struct tempo_device *tdev;
 	struct mutex lock; /* serialises arm+push and priority changes */
 	s32 priority;
+	struct tempo_ctx_state *state;
+	u32 reset_base;
 	u32 num_slots;
 	struct tempo_slot slots[] __counted_by(num_slots);
 };
@@ -178,11 +195,15 @@ struct tempo_file {
  * @base: the scheduler job
  * @hw: what is written in the HQD ring
  * @vm: the address space, referenced
+ * @state: its context's state, referenced
+ * @hw_done: called when the hardware fence signals
  */
 struct tempo_job {
 	struct drm_sched_job base;
 	struct tempo_hw_job hw;
 	struct tempo_vm *vm;
+	struct tempo_ctx_state *state;
+	struct dma_fence_cb hw_done;
 };
 
 #endif /* _TEMPO_TYPES_H_ */

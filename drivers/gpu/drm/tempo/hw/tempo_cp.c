@@ -203,6 +203,8 @@ static int cp_run(struct tempo_cp_exec *x)
 
 	x->depth = 0;
 	x->pc[0] = x->job->batch_va;
+	if (x->job->cancel && atomic_read(x->job->cancel))
+		return -ECANCELED;
 	for (;;) {
 		ret = cp_interrupted(x);
 		if (ret)

@@ -111,11 +111,14 @@ struct tempo_hw_fence {
  * @batch_va: GPU address of the first-level batch
  * @fence: signalled by the hardware when END of the batch is reached,
  *	with an error when the job failed
+ * @cancel: when non-zero as the job is about to start, the hardware skips
+ *	it and ends it with -ECANCELED (a banned context's status word)
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
 	u64 batch_va;
 	struct tempo_hw_fence *fence;
+	const atomic_t *cancel;
 };
 
 struct tempo_hw *tempo_hw_create(struct device *dev,
