@@ -282,7 +282,7 @@ static void queue_wait_idle(struct tempo_device *tdev, struct tempo_queue *q)
 			return;
 		if (time_after(jiffies, timeout))
 			break;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 	drm_warn(&tdev->drm, "%s: jobs left at teardown\n", sched->name);
 }
