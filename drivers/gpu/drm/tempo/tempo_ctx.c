@@ -15,9 +15,18 @@
  * Priorities are signed, -1023..1023, 0 being normal. Two functions decide
  * everything about them: tempo_priority_check() (range, then permission:
  * above normal needs CAP_SYS_NICE or DRM master, else -EACCES) and
- * tempo_priority_to_sched() (the drm_sched run queue). The latter only
- * names enum drm_sched_priority values and never computes with them, since
- * their order changed between kernel releases.
+ * tempo_priority_map() (the drm_sched run queue, the HQD priorities and
+ * which HQDs the context may use). The latter only names enum
+ * drm_sched_priority values and never computes with them, since their
+ * order changed between kernel releases.
+ *
+ * Mapping, with the static HQD policy: below normal runs on the LOW run
+ * queue, normal on NORMAL, above normal on HIGH; contexts above normal use
+ * the high-priority HQD of each engine (pipe priority 2, queue priority
+ * 15), the others the regular HQDs (pipe priority 1, queue priority 7).
+ * With the dynamic policy every context may use every HQD, and its
+ * priority spreads linearly over queue priorities 0..15, the pipe priority
+ * following as KFD does it (0-6 low, 7-10 medium, 11-15 high).
  */
 
 #include <linux/capability.h>
@@ -66,20 +75,45 @@ int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
 	return 0;
 }
 
+static u8 queue_priority_of(s32 priority)
+{
+	return (priority - DRM_TEMPO_PRIORITY_VERY_LOW) * 15 /
+	       (DRM_TEMPO_PRIORITY_VERY_HIGH - DRM_TEMPO_PRIORITY_VERY_LOW);
+}
+
+static u8 pipe_priority_of(u8 queue_priority)
+{
+	if (queue_priority <= 6)
+		return 0;
+	return queue_priority <= 10 ? 1 : 2;
+}
+
 /**
- * tempo_priority_to_sched() - the drm_sched run queue of a priority
+ * tempo_priority_map() - what a context priority means
+ * @tdev: the device, for its HQD policy
  * @priority: a valid uAPI priority
  *
  * Context: any.
- * Return: LOW below normal, NORMAL at normal, HIGH above.
+ * Return: the run queue, HQD priorities and HQD set of @priority.
  */
-enum drm_sched_priority tempo_priority_to_sched(s32 priority)
+struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
+				     s32 priority)
 {
+	struct tempo_prio p = { .sched = DRM_SCHED_PRIORITY_NORMAL };
+
 	if (priority < DRM_TEMPO_PRIORITY_NORMAL)
-		return TEMPO_SCHED_PRIORITY_LOW;
-	if (priority > DRM_TEMPO_PRIORITY_NORMAL)
-		return DRM_SCHED_PRIORITY_HIGH;
-	return DRM_SCHED_PRIORITY_NORMAL;
+		p.sched = TEMPO_SCHED_PRIORITY_LOW;
+	else if (priority > DRM_TEMPO_PRIORITY_NORMAL)
+		p.sched = DRM_SCHED_PRIORITY_HIGH;
+	p.high = priority > DRM_TEMPO_PRIORITY_NORMAL;
+	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC) {
+		p.queue = queue_priority_of(priority);
+		p.pipe = pipe_priority_of(p.queue);
+	} else {
+		p.queue = p.high ? TEMPO_HW_QUEUE_PRIO_MAX : 7;
+		p.pipe = p.high ? TEMPO_HW_PIPE_PRIO_MAX : 1;
+	}
+	return p;
 }
 
 /**
@@ -234,7 +268,7 @@ static int slots_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 
 static int slots_init(struct tempo_ctx *ctx)
 {
-	enum drm_sched_priority prio = tempo_priority_to_sched(ctx->priority);
+	struct tempo_prio prio = tempo_priority_map(ctx->tdev, ctx->priority);
 	u32 i;
 	int ret;
 
@@ -242,8 +276,9 @@ static int slots_init(struct tempo_ctx *ctx)
 		struct tempo_engine_desc *e = ctx->slots[i].engine;
 
 		/* A banned context's queued jobs are cancelled, not run. */
-		ret = drm_sched_entity_init(&ctx->slots[i].entity, prio,
-					    e->scheds, e->num_queues,
+		ret = drm_sched_entity_init(&ctx->slots[i].entity, prio.sched,
+					    e->placed[prio.high],
+					    e->num_placed[prio.high],
 					    &ctx->state->guilty);
 		if (ret)
 			goto err_fini;
@@ -437,13 +472,20 @@ int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
 
 static void ctx_set_priority(struct tempo_ctx *ctx, s32 priority)
 {
-	enum drm_sched_priority prio = tempo_priority_to_sched(priority);
+	struct tempo_prio prio = tempo_priority_map(ctx->tdev, priority);
 	u32 i;
 
 	lockdep_assert_held(&ctx->lock);
-	ctx->priority = priority;
-	for (i = 0; i < ctx->num_slots; i++)
-		drm_sched_entity_set_priority(&ctx->slots[i].entity, prio);
+	WRITE_ONCE(ctx->priority, priority);
+	for (i = 0; i < ctx->num_slots; i++) {
+		struct tempo_slot *slot = &ctx->slots[i];
+		struct tempo_engine_desc *e = slot->engine;
+
+		/* Both take effect when the entity next picks a run queue. */
+		drm_sched_entity_modify_sched(&slot->entity, e->placed[prio.high],
+					      e->num_placed[prio.high]);
+		drm_sched_entity_set_priority(&slot->entity, prio.sched);
+	}
 }
 
 /**

@@ -53,6 +53,10 @@ struct tempo_params tempo_params = {
 	.queues = 2,
 	.cus = 8,
 	.job_timeout_ms = 2000,
+	.hqd_policy = TEMPO_HQD_STATIC,
+	.cu_reserved = 2,
+	.cu_by_priority = true,
+	.starve_ms = 100,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
@@ -69,6 +73,14 @@ module_param_named(cus, tempo_params.cus, uint, 0444);
 MODULE_PARM_DESC(cus, "compute units (1-64, default 8)");
 module_param_named(job_timeout_ms, tempo_params.job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "a job running longer fails with -ETIMEDOUT (100-60000, default 2000)");
+module_param_named(hqd_policy, tempo_params.hqd_policy, uint, 0444);
+MODULE_PARM_DESC(hqd_policy, "HQD priorities: 0 static partition (one high-priority HQD per engine), 1 dynamic reprogramming (default 0)");
+module_param_named(cu_reserved, tempo_params.cu_reserved, uint, 0444);
+MODULE_PARM_DESC(cu_reserved, "CUs kept for high-priority queues while one has work (default 2)");
+module_param_named(cu_by_priority, tempo_params.cu_by_priority, bool, 0444);
+MODULE_PARM_DESC(cu_by_priority, "CU sequencer takes workgroups by queue priority; 0 picks at random (default 1)");
+module_param_named(starve_ms, tempo_params.starve_ms, uint, 0444);
+MODULE_PARM_DESC(starve_ms, "a hardware queue waiting with work longer than this runs next (1-10000, default 100)");
 
 static struct platform_device *tempo_pdev;
 
@@ -180,7 +192,9 @@ static bool params_valid(const struct tempo_params *p)
 	       p->compute_queues >= 1 && p->compute_queues <= TEMPO_MAX_QUEUES &&
 	       p->queues >= 1 && p->queues <= TEMPO_MAX_QUEUES &&
 	       p->cus >= 1 && p->cus <= 64 &&
-	       p->job_timeout_ms >= 100 && p->job_timeout_ms <= 60000;
+	       p->job_timeout_ms >= 100 && p->job_timeout_ms <= 60000 &&
+	       p->hqd_policy <= TEMPO_HQD_DYNAMIC && p->cu_reserved < p->cus &&
+	       p->starve_ms >= 1 && p->starve_ms <= 10000;
 }
 
 static struct tempo_hw *tempo_hw_from_params(struct device *dev)
@@ -199,6 +213,9 @@ static struct tempo_hw *tempo_hw_from_params(struct device *dev)
 		},
 		.num_cus = p->cus,
 		.ring_size = TEMPO_RING_SIZE,
+		.cu_reserved = p->cu_reserved,
+		.cu_by_priority = p->cu_by_priority,
+		.starve_ns = (u64)p->starve_ms * NSEC_PER_MSEC,
 	};
 
 	return tempo_hw_create(dev, &config);
@@ -214,6 +231,7 @@ static int tempo_device_init(struct device *dev)
 	if (IS_ERR(tdev))
 		return PTR_ERR(tdev);
 	tdev->job_timeout_ms = tempo_params.job_timeout_ms;
+	tdev->hqd_policy = tempo_params.hqd_policy;
 	tdev->hw = tempo_hw_from_params(dev);
 	if (IS_ERR(tdev->hw))
 		return PTR_ERR(tdev->hw);

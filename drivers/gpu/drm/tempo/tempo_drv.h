@@ -74,7 +74,8 @@ int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
 int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
 			 s64 priority);
 s32 tempo_priority_ceiling(struct drm_file *file);
-enum drm_sched_priority tempo_priority_to_sched(s32 priority);
+struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
+				     s32 priority);
 struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id);
 struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state);
 void tempo_ctx_state_put(struct tempo_ctx_state *state);

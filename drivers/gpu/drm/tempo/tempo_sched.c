@@ -57,6 +57,20 @@ static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 				      ERR_PTR(fence->error));
 }
 
+/*
+ * The dynamic policy's set_priority: an HQD takes the priority of the job
+ * being written into it, and so do the jobs already in its ring.
+ */
+static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
+{
+	struct tempo_hw_hqd_info info;
+
+	tempo_hw_hqd_info(hqd, &info);
+	if (info.pipe_priority != prio->pipe ||
+	    info.queue_priority != prio->queue)
+		tempo_hw_hqd_set_priority(hqd, prio->pipe, prio->queue);
+}
+
 static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -71,6 +85,8 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 		return dma_fence_get(&job->hw.fence->base);
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
+	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
+		program_hqd(job_hqd(sched_job), &job->prio);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
@@ -163,6 +179,7 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 {
 	job->state = tempo_ctx_state_get(ctx->state);
 	job->hw.cancel = &job->state->guilty;
+	job->prio = tempo_priority_map(ctx->tdev, READ_ONCE(ctx->priority));
 	return tempo_compat_job_init(&job->base, &slot->entity, slot,
 				     file->client_id);
 }
@@ -189,6 +206,38 @@ void tempo_job_free(struct tempo_job *job)
 	kfree(job);
 }
 
+static void place(struct tempo_engine_desc *e, bool high, u32 q)
+{
+	e->placed[high][e->num_placed[high]++] = e->scheds[q];
+}
+
+/*
+ * Which HQDs each kind of context uses, and how the MQDs are programmed at
+ * init. Static policy: the last HQD of an engine with several is the
+ * high-priority one.
+ */
+static void engine_place(struct tempo_device *tdev, struct tempo_engine_desc *e)
+{
+	u32 q, last = e->num_queues - 1;
+
+	for (q = 0; q < e->num_queues; q++) {
+		struct tempo_hw_hqd *hqd = tdev->queues[e->first_queue + q].hqd;
+		bool high = tdev->hqd_policy == TEMPO_HQD_STATIC && last && q == last;
+
+		if (high)
+			tempo_hw_hqd_set_priority(hqd, TEMPO_HW_PIPE_PRIO_MAX,
+						  TEMPO_HW_QUEUE_PRIO_MAX);
+		else
+			tempo_hw_hqd_set_priority(hqd, 1, 7);
+		if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC || !last) {
+			place(e, false, q);
+			place(e, true, q);
+		} else {
+			place(e, high, q);
+		}
+	}
+}
+
 static int engines_init(struct tempo_device *tdev)
 {
 	struct tempo_hw_hqd_info info;
@@ -210,6 +259,8 @@ static int engines_init(struct tempo_device *tdev)
 		e->engine_instance = info.engine_instance;
 		e->scheds[e->num_queues++] = &tdev->queues[q].sched;
 	}
+	for (q = 0; q < tdev->num_engines; q++)
+		engine_place(tdev, &tdev->engines[q]);
 	return 0;
 }
 

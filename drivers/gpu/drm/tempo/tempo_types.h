@@ -40,6 +40,10 @@
  * @queues: HQDs per GFX or COPY engine
  * @cus: compute units
  * @job_timeout_ms: a job running longer fails with -ETIMEDOUT
+ * @hqd_policy: &enum tempo_hqd_policy
+ * @cu_reserved: CUs kept for high-priority queues while one has work
+ * @cu_by_priority: the CU sequencer follows queue priorities
+ * @starve_ms: starvation bound of a hardware queue with work
  */
 struct tempo_params {
 	unsigned int gfx_engines;
@@ -49,6 +53,37 @@ struct tempo_params {
 	unsigned int queues;
 	unsigned int cus;
 	unsigned int job_timeout_ms;
+	unsigned int hqd_policy;
+	unsigned int cu_reserved;
+	bool cu_by_priority;
+	unsigned int starve_ms;
+};
+
+/**
+ * enum tempo_hqd_policy - how contexts' priorities reach the HQDs
+ * @TEMPO_HQD_STATIC: on each engine with several HQDs the last one is
+ *	programmed high priority at init and takes only contexts above
+ *	normal; the others are regular and take the rest
+ * @TEMPO_HQD_DYNAMIC: every context may use every HQD of its engine;
+ *	run_job reprograms an HQD to the priority of the job it writes
+ */
+enum tempo_hqd_policy {
+	TEMPO_HQD_STATIC = 0,
+	TEMPO_HQD_DYNAMIC = 1,
+};
+
+/**
+ * struct tempo_prio - what a context priority means, decided in one place
+ * @sched: the drm_sched run queue
+ * @pipe: the HQD pipe priority, 0..2
+ * @queue: the HQD queue priority, 0..15
+ * @high: the context belongs on high-priority HQDs
+ */
+struct tempo_prio {
+	enum drm_sched_priority sched;
+	u8 pipe;
+	u8 queue;
+	bool high;
 };
 
 struct tempo_device;
@@ -71,7 +106,9 @@ struct tempo_queue {
  * @engine_instance: instance in its class
  * @first_queue: index of its first queue in &tempo_device.queues
  * @num_queues: queues of the engine
- * @scheds: the schedulers of those queues, for entities to pick from
+ * @scheds: the schedulers of those queues
+ * @num_placed: entries of @placed, for regular [0] and high [1] contexts
+ * @placed: the schedulers a slot's entity may use, by context kind
  */
 struct tempo_engine_desc {
 	u16 engine_class;
@@ -79,6 +116,8 @@ struct tempo_engine_desc {
 	u32 first_queue;
 	u32 num_queues;
 	struct drm_gpu_scheduler *scheds[TEMPO_MAX_QUEUES];
+	u32 num_placed[2];
+	struct drm_gpu_scheduler *placed[2][TEMPO_MAX_QUEUES];
 };
 
 /**
@@ -90,6 +129,7 @@ struct tempo_engine_desc {
  * @num_queues: entries in @queues
  * @queues: one scheduler per HQD, engine after engine
  * @job_timeout_ms: job timeout
+ * @hqd_policy: &enum tempo_hqd_policy
  * @reset_count: hardware queue resets since load
  */
 struct tempo_device {
@@ -100,6 +140,7 @@ struct tempo_device {
 	u32 num_queues;
 	struct tempo_queue *queues;
 	u32 job_timeout_ms;
+	u32 hqd_policy;
 	atomic_t reset_count;
 };
 
@@ -196,6 +237,7 @@ struct tempo_file {
  * @hw: what is written in the HQD ring
  * @vm: the address space, referenced
  * @state: its context's state, referenced
+ * @prio: its priority, as the context had it at exec
  * @hw_done: called when the hardware fence signals
  */
 struct tempo_job {
@@ -203,6 +245,7 @@ struct tempo_job {
 	struct tempo_hw_job hw;
 	struct tempo_vm *vm;
 	struct tempo_ctx_state *state;
+	struct tempo_prio prio;
 	struct dma_fence_cb hw_done;
 };
 

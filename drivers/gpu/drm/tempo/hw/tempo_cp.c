@@ -12,12 +12,25 @@
  * packet by packet. Its state is a stack of batch program counters: the
  * first-level batch at the bottom, one entry per BATCH_START call above it.
  *
- * Between two packets, and every polling period of a WAIT_MEM, the command
- * processor checks whether software asked it to abort the job (the
- * scheduler's timeout). A DISPATCH hands its workgroups to the compute-unit
- * pool and waits for all of them before the next packet. At END of the
- * first-level batch the job's fence is signalled and the read pointer
- * advances.
+ * The state of a job lives in its queue's context save area (&struct
+ * tempo_cp_state), not in the command processor, so a queue can be
+ * preempted and resumed exactly where it stopped.
+ *
+ * Between two packets, at every polling period of a WAIT_MEM and at every
+ * wake-up while a DISPATCH runs, the command processor checks whether
+ * software asked it to abort the job (the scheduler's timeout) and whether
+ * another queue must run first (see "Hardware queues"). Preemption points:
+ *
+ * - between packets: the next packet is fetched on resume;
+ * - during a WAIT_MEM: the packet is fetched again and the wait starts over
+ *   on resume (waiting has no side effect);
+ * - during a DISPATCH: the dispatch is suspended on the compute units
+ *   (no workgroup starts, SPIN workgroups stop within a quantum and save
+ *   what they have left) and resumed with the queue.
+ *
+ * A DISPATCH completes, all its workgroups, before the next packet of its
+ * queue. At END of the first-level batch the job's fence is signalled and
+ * the read pointer advances.
  */
 
 #include <linux/delay.h>
@@ -34,33 +47,44 @@
 /* Command processors run above compute units and ordinary tasks. */
 #define TEMPO_CP_NICE		-10
 
+/* The queue was preempted; its state is saved. */
+#define TEMPO_CP_PREEMPTED	1
+
 /**
- * struct tempo_cp_exec - what the command processor knows of a running job
+ * struct tempo_cp_exec - what the command processor runs now
  * @engine: the engine
- * @hqd: the queue of the job
- * @job: the job
- * @depth: current nesting level
- * @pc: program counter of each nesting level
+ * @hqd: the queue
+ * @st: the queue's context save area
+ * @slice_end: the queue may not be preempted before this time
  */
 struct tempo_cp_exec {
 	struct tempo_engine *engine;
 	struct tempo_hw_hqd *hqd;
-	struct tempo_hw_job *job;
-	u32 depth;
-	u64 pc[TEMPO_HW_MAX_BATCH_DEPTH + 1];
+	struct tempo_cp_state *st;
+	u64 slice_end;
 };
+
+static struct tempo_hw_mmu *cp_mmu(struct tempo_cp_exec *x)
+{
+	return x->st->job->mmu;
+}
 
 static int cp_interrupted(struct tempo_cp_exec *x)
 {
 	if (kthread_should_stop())
 		return -ECANCELED;
-	return tempo_hqd_abort_pending(x->hqd, x->job);
+	return tempo_hqd_abort_pending(x->hqd, x->st->job);
+}
+
+static bool cp_yield(struct tempo_cp_exec *x)
+{
+	return tempo_hqd_should_yield(x->engine, x->hqd, x->slice_end);
 }
 
 static int cp_fetch(struct tempo_cp_exec *x, struct tempo_packet *pkt)
 {
-	struct tempo_hw_mmu *mmu = x->job->mmu;
-	u64 pc = x->pc[x->depth];
+	struct tempo_hw_mmu *mmu = cp_mmu(x);
+	u64 pc = x->st->pc[x->st->depth];
 	int ret;
 
 	ret = tempo_mem_read(mmu, pc, &pkt->dw[0], sizeof(u32));
@@ -75,7 +99,7 @@ static int cp_fetch(struct tempo_cp_exec *x, struct tempo_packet *pkt)
 	ret = tempo_isa_check_packet(pkt, x->engine->engine_class);
 	if (ret)
 		return ret;
-	x->pc[x->depth] = pc + pkt->len * 4;
+	x->st->pc[x->st->depth] = pc + pkt->len * 4;
 	return 0;
 }
 
@@ -85,7 +109,7 @@ static int cp_write_data(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 	if (va & 3)
 		return -EILSEQ;
-	return tempo_mem_write(x->job->mmu, va, &p->dw[3], (p->len - 3) * 4);
+	return tempo_mem_write(cp_mmu(x), va, &p->dw[3], (p->len - 3) * 4);
 }
 
 static int cp_write_timestamp(struct tempo_cp_exec *x,
@@ -96,7 +120,7 @@ static int cp_write_timestamp(struct tempo_cp_exec *x,
 
 	if (va & 7)
 		return -EILSEQ;
-	return tempo_mem_write(x->job->mmu, va, &now, sizeof(now));
+	return tempo_mem_write(cp_mmu(x), va, &now, sizeof(now));
 }
 
 static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
@@ -105,7 +129,7 @@ static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 	if (p->dw[3] == DRM_TEMPO_ATOMIC_INC)
 		value = 1;
-	return tempo_mem_atomic_add(x->job->mmu, tempo_isa_qword(p, 1), value);
+	return tempo_mem_atomic_add(cp_mmu(x), tempo_isa_qword(p, 1), value);
 }
 
 static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
@@ -116,7 +140,7 @@ static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 	for (;;) {
 		u64 value;
-		int ret = tempo_mem_read64(x->job->mmu, va, &value);
+		int ret = tempo_mem_read64(cp_mmu(x), va, &value);
 
 		if (ret)
 			return ret;
@@ -125,32 +149,74 @@ static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 		ret = cp_interrupted(x);
 		if (ret)
 			return ret;
+		if (cp_yield(x)) {
+			/* Fetch the packet again on resume. */
+			x->st->pc[x->st->depth] -= p->len * 4;
+			return TEMPO_CP_PREEMPTED;
+		}
 		usleep_range(TEMPO_CP_POLL_US, 2 * TEMPO_CP_POLL_US);
+	}
+}
+
+static bool cp_dispatch_wake(struct tempo_cp_exec *x)
+{
+	return !READ_ONCE(x->st->dispatch.pending) ||
+	       READ_ONCE(x->engine->doorbell) || kthread_should_stop();
+}
+
+/* Abandon the DISPATCH in progress and wait for its workgroups to stop. */
+static void cp_dispatch_cancel(struct tempo_cp_exec *x)
+{
+	struct tempo_cu_pool *pool = &x->engine->hw->cus;
+	struct tempo_dispatch *d = &x->st->dispatch;
+	int error;
+
+	tempo_cu_cancel(pool, d);
+	while (!tempo_cu_dispatch_idle(pool, d, &error))
+		wait_event_timeout(x->engine->wq, !READ_ONCE(d->pending),
+				   msecs_to_jiffies(1));
+	x->st->in_dispatch = false;
+}
+
+/* Wait for the DISPATCH in progress: 0, its error, or preempted. */
+static int cp_dispatch_wait(struct tempo_cp_exec *x)
+{
+	struct tempo_cu_pool *pool = &x->engine->hw->cus;
+	struct tempo_dispatch *d = &x->st->dispatch;
+	int ret;
+
+	for (;;) {
+		if (tempo_cu_dispatch_idle(pool, d, &ret)) {
+			x->st->in_dispatch = false;
+			return ret;
+		}
+		ret = cp_interrupted(x);
+		if (ret) {
+			cp_dispatch_cancel(x);
+			return ret;
+		}
+		if (cp_yield(x)) {
+			tempo_cu_suspend(pool, d);
+			return TEMPO_CP_PREEMPTED;
+		}
+		wait_event_interruptible_timeout(x->engine->wq,
+						 cp_dispatch_wake(x),
+						 msecs_to_jiffies(1));
 	}
 }
 
 static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	struct tempo_cu_pool *pool = &x->engine->hw->cus;
-	struct tempo_dispatch d = {
-		.hqd = x->hqd,
-		.mmu = x->job->mmu,
-		.kernel = p->dw[1],
-		.num_groups = p->dw[2] * p->dw[3] * p->dw[4],
-	};
-	int ret;
+	struct tempo_dispatch *d = &x->st->dispatch;
 
-	memcpy(d.args, &p->dw[5], (p->len - 5) * 4);
-	tempo_cu_dispatch(pool, &d);
-	while (!wait_for_completion_timeout(&d.done, msecs_to_jiffies(1))) {
-		ret = cp_interrupted(x);
-		if (ret) {
-			tempo_cu_cancel(pool, &d);
-			wait_for_completion(&d.done);
-			return ret;
-		}
-	}
-	return atomic_read(&d.error);
+	d->hqd = x->hqd;
+	d->mmu = cp_mmu(x);
+	d->kernel = p->dw[1];
+	d->num_groups = p->dw[2] * p->dw[3] * p->dw[4];
+	memcpy(d->args, &p->dw[5], (p->len - 5) * 4);
+	x->st->in_dispatch = true;
+	tempo_cu_dispatch(&x->engine->hw->cus, d);
+	return cp_dispatch_wait(x);
 }
 
 static int cp_batch_start(struct tempo_cp_exec *x, const struct tempo_packet *p)
@@ -158,17 +224,17 @@ static int cp_batch_start(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	u64 va = tempo_isa_qword(p, 1);
 
 	if (!(p->dw[3] & DRM_TEMPO_BATCH_CHAIN)) {
-		if (x->depth == TEMPO_HW_MAX_BATCH_DEPTH)
+		if (x->st->depth == TEMPO_HW_MAX_BATCH_DEPTH)
 			return -ELOOP;
-		x->depth++;
+		x->st->depth++;
 	}
-	x->pc[x->depth] = va;
+	x->st->pc[x->st->depth] = va;
 	return 0;
 }
 
 static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	struct tempo_hw_mmu *mmu = x->job->mmu;
+	struct tempo_hw_mmu *mmu = cp_mmu(x);
 
 	switch (p->op) {
 	case DRM_TEMPO_PKT_NOP:
@@ -195,45 +261,55 @@ static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	return -EILSEQ;
 }
 
-/* Run one job to its END; returns the error its fence carries. */
+/* Start the job at the read pointer, or resume the one saved. */
+static int cp_enter(struct tempo_cp_exec *x)
+{
+	struct tempo_mqd *mqd = &x->hqd->mqd;
+	struct tempo_cp_state *st = x->st;
+
+	if (st->job) {
+		if (st->in_dispatch)
+			tempo_cu_resume(&x->engine->hw->cus, &st->dispatch);
+		return 0;
+	}
+	spin_lock_irq(&x->engine->lock);
+	st->job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
+	spin_unlock_irq(&x->engine->lock);
+	st->depth = 0;
+	st->pc[0] = st->job->batch_va;
+	if (st->job->cancel && atomic_read(st->job->cancel))
+		return -ECANCELED;
+	return 0;
+}
+
+/* Run a queue's job until it ends (0 or its error) or is preempted. */
 static int cp_run(struct tempo_cp_exec *x)
 {
 	struct tempo_packet pkt;
 	int ret;
 
-	x->depth = 0;
-	x->pc[0] = x->job->batch_va;
-	if (x->job->cancel && atomic_read(x->job->cancel))
-		return -ECANCELED;
-	for (;;) {
+	ret = cp_enter(x);
+	if (!ret && x->st->in_dispatch)
+		ret = cp_dispatch_wait(x);
+	while (!ret) {
 		ret = cp_interrupted(x);
 		if (ret)
-			return ret;
+			break;
+		if (cp_yield(x))
+			return TEMPO_CP_PREEMPTED;
 		ret = cp_fetch(x, &pkt);
 		if (ret)
-			return ret;
+			break;
 		if (pkt.op == DRM_TEMPO_PKT_END) {
-			if (!x->depth)
+			if (!x->st->depth)
 				return 0;
-			x->depth--;
+			x->st->depth--;
 			continue;
 		}
 		ret = cp_execute(x, &pkt);
-		if (ret)
-			return ret;
 		cond_resched();
 	}
-}
-
-static struct tempo_hw_job *cp_head(struct tempo_hw_hqd *hqd)
-{
-	struct tempo_mqd *mqd = &hqd->mqd;
-	struct tempo_hw_job *job;
-
-	spin_lock_irq(&hqd->engine->lock);
-	job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
-	spin_unlock_irq(&hqd->engine->lock);
-	return job;
+	return ret;
 }
 
 static void cp_wait_doorbell(struct tempo_engine *engine)
@@ -242,21 +318,63 @@ static void cp_wait_doorbell(struct tempo_engine *engine)
 				 kthread_should_stop());
 }
 
+static void cp_end_job(struct tempo_cp_exec *x, int error)
+{
+	struct tempo_hw_job *job = x->st->job;
+
+	if (x->st->in_dispatch)
+		cp_dispatch_cancel(x);
+	x->st->job = NULL;
+	tempo_hqd_retire(x->hqd, job, error);
+}
+
 static int cp_thread(void *data)
 {
 	struct tempo_engine *engine = data;
 	struct tempo_cp_exec x = { .engine = engine };
+	int ret;
 
 	while (!kthread_should_stop()) {
-		x.hqd = tempo_hqd_select(engine);
+		x.hqd = tempo_hqd_select(engine, &x.slice_end);
 		if (!x.hqd) {
 			cp_wait_doorbell(engine);
 			continue;
 		}
-		x.job = cp_head(x.hqd);
-		tempo_hqd_retire(x.hqd, x.job, cp_run(&x));
+		x.st = &x.hqd->save;
+		ret = cp_run(&x);
+		if (ret == TEMPO_CP_PREEMPTED)
+			x.hqd->preemptions++;
+		else
+			cp_end_job(&x, ret);
 	}
 	return 0;
+}
+
+/**
+ * tempo_cp_drain() - end every job an engine still holds
+ * @engine: the engine, its command processor stopped
+ *
+ * Jobs saved by a preemption or queued in a ring end with -ECANCELED.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_cp_drain(struct tempo_engine *engine)
+{
+	struct tempo_cp_exec x = { .engine = engine };
+	u32 q;
+
+	for (q = 0; q < engine->num_hqds; q++) {
+		struct tempo_mqd *mqd;
+
+		x.hqd = &engine->hqds[q];
+		x.st = &x.hqd->save;
+		mqd = &x.hqd->mqd;
+		if (x.st->job)
+			cp_end_job(&x, -ECANCELED);
+		while (mqd->rptr != mqd->wptr)
+			tempo_hqd_retire(x.hqd, mqd->ring[mqd->rptr &
+					 (mqd->ring_size - 1)], -ECANCELED);
+	}
 }
 
 /**

@@ -11,15 +11,24 @@
  * descriptors with read and write pointers, a pipe priority (0..2), a queue
  * priority (0..15) and an active bit. Submitting a job writes its
  * descriptor at the write pointer, advances it and rings the engine's
- * doorbell; nothing else. The engine's command processor picks, each time
- * it is free, the active queue with work whose (pipe priority, queue
- * priority) is highest, ties going to the lowest queue index, and runs the
- * job at its read pointer. At the job's END it signals the job's fence and
+ * doorbell; nothing else.
+ *
+ * Arbitration: the engine's command processor runs the active queue with
+ * work whose (pipe priority, queue priority) is highest, ties going to the
+ * lowest queue index, with two exceptions: a queue whose job software asked
+ * to abort goes first, and a queue that has waited with work for longer
+ * than the starvation bound (module parameter starve_ms) goes next and then
+ * runs for at least one timeslice (%TEMPO_HW_TIMESLICE_NS) before anything
+ * may preempt it. The command processor asks tempo_hqd_should_yield() at
+ * every packet boundary, every WAIT_MEM poll and every wake-up during a
+ * DISPATCH, so a queue that outranks the running one preempts it there.
+ * At a job's END the command processor signals the job's fence and
  * advances the read pointer.
  */
 
 #include <linux/dma-fence.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
 
@@ -95,37 +104,178 @@ static bool has_work(const struct tempo_hw_hqd *hqd)
 	return hqd->mqd.active && hqd->mqd.rptr != hqd->mqd.wptr;
 }
 
-static u32 rank(const struct tempo_hw_hqd *hqd)
+/**
+ * tempo_hqd_is_high() - whether a queue has the high pipe priority
+ * @hqd: the queue
+ *
+ * Context: any; a racy read, for heuristics.
+ * Return: true for pipe priority 2.
+ */
+bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd)
 {
-	return hqd->mqd.pipe_priority * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
-	       hqd->mqd.queue_priority;
+	return READ_ONCE(hqd->mqd.pipe_priority) == TEMPO_HW_PIPE_PRIO_MAX;
+}
+
+/**
+ * tempo_hqd_rank() - a queue's priority as one number
+ * @hqd: the queue
+ *
+ * Context: any; a racy read, for heuristics.
+ * Return: pipe priority first, then queue priority; higher runs first.
+ */
+u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd)
+{
+	return READ_ONCE(hqd->mqd.pipe_priority) * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
+	       READ_ONCE(hqd->mqd.queue_priority);
+}
+
+static bool aborting(const struct tempo_hw_hqd *hqd)
+{
+	return hqd->abort_seqno != 0;
+}
+
+static bool starved(const struct tempo_hw_hqd *hqd, u64 now)
+{
+	u64 bound = hqd->engine->hw->config.starve_ns;
+
+	return hqd->waiting_since && now - hqd->waiting_since > bound;
+}
+
+/* Whether @a must run before @b (which may be NULL). */
+static bool before(const struct tempo_hw_hqd *a, const struct tempo_hw_hqd *b,
+		   u64 now)
+{
+	if (!b)
+		return true;
+	if (aborting(a) != aborting(b))
+		return aborting(a);
+	if (starved(a, now) != starved(b, now))
+		return starved(a, now);
+	if (starved(a, now))
+		return a->waiting_since < b->waiting_since;
+	return tempo_hqd_rank(a) > tempo_hqd_rank(b);
+}
+
+/* Note when queues with work start waiting; forget it for @running. */
+static void note_waiting(struct tempo_engine *engine,
+			 struct tempo_hw_hqd *running, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < engine->num_hqds; i++) {
+		struct tempo_hw_hqd *hqd = &engine->hqds[i];
+
+		if (hqd == running || !has_work(hqd))
+			hqd->waiting_since = 0;
+		else if (!hqd->waiting_since)
+			hqd->waiting_since = now;
+	}
 }
 
 /**
  * tempo_hqd_select() - arbitrate among an engine's queues
  * @engine: the engine
+ * @slice_end: out: until when the chosen queue may not be preempted
  *
  * Clears the doorbell: a doorbell rung after this call is seen by the next.
  *
  * Context: the engine's command processor.
  * Return: the queue to run next, or NULL when none has work.
  */
-struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine)
+struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
+				      u64 *slice_end)
 {
 	struct tempo_hw_hqd *best = NULL;
+	u64 now = ktime_get_ns();
 	u32 i;
 
-	spin_lock(&engine->lock);
+	spin_lock_irq(&engine->lock);
 	engine->doorbell = false;
 	for (i = 0; i < engine->num_hqds; i++) {
 		struct tempo_hw_hqd *hqd = &engine->hqds[i];
 
-		if (has_work(hqd) && (!best || rank(hqd) > rank(best)))
+		if (has_work(hqd) && before(hqd, best, now))
 			best = hqd;
 	}
+	*slice_end = best && starved(best, now) ?
+		     now + TEMPO_HW_TIMESLICE_NS : 0;
+	note_waiting(engine, best, now);
 	engine->current_hqd = best;
-	spin_unlock(&engine->lock);
+	spin_unlock_irq(&engine->lock);
 	return best;
+}
+
+/**
+ * tempo_hqd_should_yield() - whether the running queue must be preempted
+ * @engine: the engine
+ * @running: the queue running now
+ * @slice_end: the running queue may not be preempted before this time,
+ *	except for an abort
+ *
+ * Context: the engine's command processor.
+ * Return: true when another queue must run first.
+ */
+bool tempo_hqd_should_yield(struct tempo_engine *engine,
+			    struct tempo_hw_hqd *running, u64 slice_end)
+{
+	u64 now = ktime_get_ns();
+	bool yield = false;
+	u32 i;
+
+	spin_lock_irq(&engine->lock);
+	engine->doorbell = false;
+	note_waiting(engine, running, now);
+	for (i = 0; i < engine->num_hqds && !yield; i++) {
+		struct tempo_hw_hqd *hqd = &engine->hqds[i];
+
+		if (hqd == running || !has_work(hqd))
+			continue;
+		if (aborting(hqd))
+			yield = true;
+		else if (now >= slice_end)
+			yield = before(hqd, running, now);
+	}
+	spin_unlock_irq(&engine->lock);
+	return yield;
+}
+
+static void high_queue_busy(struct tempo_hw_hqd *hqd, bool busy)
+{
+	if (hqd->mqd.pipe_priority == TEMPO_HW_PIPE_PRIO_MAX)
+		tempo_cu_high_queue(&hqd->engine->hw->cus, busy);
+}
+
+/**
+ * tempo_hw_hqd_set_priority() - program an HQD's priorities
+ * @hqd: the queue
+ * @pipe_priority: 0..2
+ * @queue_priority: 0..15
+ *
+ * Takes effect at once, for the job running on the queue and for every
+ * job already in its ring: they all run at the new priority.
+ *
+ * Context: any; takes the engine's lock.
+ */
+void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
+			       u8 queue_priority)
+{
+	struct tempo_engine *engine = hqd->engine;
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&engine->lock, flags);
+	busy = hqd->mqd.rptr != hqd->mqd.wptr;
+	if (busy)
+		high_queue_busy(hqd, false);
+	hqd->mqd.pipe_priority = min_t(u8, pipe_priority,
+				       TEMPO_HW_PIPE_PRIO_MAX);
+	hqd->mqd.queue_priority = min_t(u8, queue_priority,
+					TEMPO_HW_QUEUE_PRIO_MAX);
+	if (busy)
+		high_queue_busy(hqd, true);
+	engine->doorbell = true;
+	spin_unlock_irqrestore(&engine->lock, flags);
+	wake_up(&engine->wq);
 }
 
 /**
@@ -157,6 +307,8 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 	dma_fence_get(&fence->base); /* the ring's reference */
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
+	if (mqd->wptr == mqd->rptr)
+		high_queue_busy(hqd, true);
 	mqd->wptr++;
 	engine->doorbell = true;
 	spin_unlock_irqrestore(&engine->lock, flags);
@@ -181,7 +333,10 @@ void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 
 	spin_lock_irq(&engine->lock);
 	hqd->mqd.rptr++;
+	if (hqd->mqd.rptr == hqd->mqd.wptr)
+		high_queue_busy(hqd, false);
 	hqd->jobs_done++;
+	hqd->retired_seqno = fence->seqno;
 	if (hqd->abort_seqno == fence->seqno)
 		hqd->abort_seqno = 0;
 	spin_unlock_irq(&engine->lock);
@@ -214,7 +369,7 @@ void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 	unsigned long flags;
 
 	spin_lock_irqsave(&engine->lock, flags);
-	if (!dma_fence_is_signaled(&job->fence->base)) {
+	if (job->fence->base.seqno > hqd->retired_seqno) {
 		hqd->abort_seqno = job->fence->base.seqno;
 		hqd->abort_error = error;
 		engine->doorbell = true;

@@ -45,21 +45,6 @@ static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
 	return 0;
 }
 
-/* Retire what a stopped engine left in its rings. */
-static void engine_drain(struct tempo_engine *engine)
-{
-	u32 q;
-
-	for (q = 0; q < engine->num_hqds; q++) {
-		struct tempo_hw_hqd *hqd = &engine->hqds[q];
-
-		while (hqd->mqd.rptr != hqd->mqd.wptr)
-			tempo_hqd_retire(hqd, hqd->mqd.ring[hqd->mqd.rptr &
-					 (hqd->mqd.ring_size - 1)],
-					 -ECANCELED);
-	}
-}
-
 /**
  * tempo_hw_stop() - stop every engine
  * @hw: the GPU
@@ -75,7 +60,7 @@ void tempo_hw_stop(struct tempo_hw *hw)
 
 	for (i = 0; i < hw->num_engines; i++) {
 		tempo_cp_stop(&hw->engines[i]);
-		engine_drain(&hw->engines[i]);
+		tempo_cp_drain(&hw->engines[i]);
 	}
 }
 
@@ -134,7 +119,8 @@ struct tempo_hw *tempo_hw_create(struct device *dev,
 	hw->dev = dev;
 	hw->config = *config;
 
-	ret = tempo_cu_pool_init(&hw->cus, config->num_cus);
+	ret = tempo_cu_pool_init(&hw->cus, config->num_cus,
+				 config->cu_reserved, config->cu_by_priority);
 	if (ret)
 		goto err_free;
 	ret = engines_init(hw);
@@ -262,7 +248,7 @@ void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m)
 	static const char * const names[] = { "gfx", "compute", "copy" };
 	u32 i, q;
 
-	seq_puts(m, "engine     queue pipe_prio queue_prio active running rptr wptr done\n");
+	seq_puts(m, "engine     queue pipe_prio queue_prio active running preempted rptr wptr done preemptions\n");
 	for (i = 0; i < hw->num_engines; i++) {
 		struct tempo_engine *e = &hw->engines[i];
 
@@ -270,11 +256,13 @@ void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m)
 		for (q = 0; q < e->num_hqds; q++) {
 			struct tempo_hw_hqd *h = &e->hqds[q];
 
-			seq_printf(m, "%-7s%-3u %5u %9u %10u %6u %7u %4u %4u %llu\n",
+			seq_printf(m, "%-7s%-3u %5u %9u %10u %6u %7u %9u %4u %4u %4llu %11llu\n",
 				   names[e->engine_class], e->instance, q,
 				   h->mqd.pipe_priority, h->mqd.queue_priority,
 				   h->mqd.active, e->current_hqd == h,
-				   h->mqd.rptr, h->mqd.wptr, h->jobs_done);
+				   e->current_hqd != h && h->save.job,
+				   h->mqd.rptr, h->mqd.wptr, h->jobs_done,
+				   h->preemptions);
 		}
 		spin_unlock_irq(&e->lock);
 	}
@@ -292,9 +280,15 @@ void tempo_hw_debugfs_cus(struct tempo_hw *hw, struct seq_file *m)
 	struct tempo_cu_pool *pool = &hw->cus;
 	u32 busy;
 
+	u32 busy_low, high;
+
 	spin_lock(&pool->lock);
 	busy = pool->busy;
+	busy_low = pool->busy_low;
+	high = pool->high_queues;
 	spin_unlock(&pool->lock);
-	seq_printf(m, "cus: %u\nbusy: %u\nworkgroups_done: %lld\n",
-		   pool->num_cus, busy, atomic64_read(&pool->groups_done));
+	seq_printf(m, "cus: %u\nbusy: %u\nbusy_below_high: %u\nreserved_for_high: %u\nhigh_queues_with_work: %u\nsequencer: %s\nworkgroups_done: %lld\n",
+		   pool->num_cus, busy, busy_low, pool->reserved, high,
+		   pool->by_priority ? "priority" : "random",
+		   atomic64_read(&pool->groups_done));
 }

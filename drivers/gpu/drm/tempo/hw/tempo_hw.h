@@ -12,6 +12,7 @@
 
 #include <linux/bits.h>
 #include <linux/dma-fence.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 
 /* Longest packet, in dwords. */
@@ -20,6 +21,11 @@
 #define TEMPO_HW_MAX_BATCH_DEPTH	4
 /* Most workgroups of one DISPATCH. */
 #define TEMPO_HW_MAX_GROUPS		BIT(20)
+/* Highest pipe and queue priorities an MQD takes. */
+#define TEMPO_HW_PIPE_PRIO_MAX		2
+#define TEMPO_HW_QUEUE_PRIO_MAX		15
+/* Least a starved queue runs once chosen before it can be preempted. */
+#define TEMPO_HW_TIMESLICE_NS		(2 * NSEC_PER_MSEC)
 
 struct device;
 struct seq_file;
@@ -46,12 +52,19 @@ enum tempo_hw_engine_class {
  * @queues: hardware queues (HQDs) of each engine, by class
  * @num_cus: compute units in the shared pool
  * @ring_size: jobs each HQD ring holds (a power of two)
+ * @cu_reserved: CUs kept for high-priority queues while one has work
+ * @cu_by_priority: the sequencer serves dispatches by queue priority, not
+ *	at random
+ * @starve_ns: a queue waiting with work longer than this runs next
  */
 struct tempo_hw_config {
 	u32 engines[TEMPO_HW_NUM_CLASSES];
 	u32 queues[TEMPO_HW_NUM_CLASSES];
 	u32 num_cus;
 	u32 ring_size;
+	u32 cu_reserved;
+	bool cu_by_priority;
+	u64 starve_ns;
 };
 
 /**
@@ -138,6 +151,8 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 				      struct tempo_hw_job *job);
 void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 			int error);
+void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
+			       u8 queue_priority);
 
 void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m);
 void tempo_hw_debugfs_cus(struct tempo_hw *hw, struct seq_file *m);

@@ -7,7 +7,6 @@
 #ifndef _TEMPO_HW_PRIV_H_
 #define _TEMPO_HW_PRIV_H_
 
-#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -17,9 +16,8 @@
 struct task_struct;
 
 #define TEMPO_HW_MAX_QUEUES		8
+#define TEMPO_HW_MAX_CUS		64
 #define TEMPO_HW_MAX_ARGS		(TEMPO_HW_MAX_PACKET_DW - 5)
-#define TEMPO_HW_PIPE_PRIO_MAX		2
-#define TEMPO_HW_QUEUE_PRIO_MAX		15
 
 /**
  * struct tempo_mqd - memory queue descriptor: how an HQD is programmed
@@ -42,68 +40,34 @@ struct tempo_mqd {
 };
 
 /**
- * struct tempo_hw_hqd - a hardware queue descriptor
- * @engine: the engine (pipe) whose command processor runs the queue
- * @index: index of the queue on its engine
- * @mqd: its programmed state; guarded by @engine's lock
- * @fence_context: dma_fence context of the jobs of this queue
- * @seqno: last fence seqno handed out; guarded by @engine's lock
- * @abort_seqno: fence seqno of a job software asked to abort, or 0
- * @abort_error: the error that job fails with
- * @jobs_done: jobs completed, for debugfs
+ * struct tempo_partial - a workgroup stopped in the middle
+ * @group: its index
+ * @remaining_ns: SPIN time it still has to run
  */
-struct tempo_hw_hqd {
-	struct tempo_engine *engine;
-	u32 index;
-	struct tempo_mqd mqd;
-	u64 fence_context;
-	u64 seqno;
-	u64 abort_seqno;
-	int abort_error;
-	u64 jobs_done;
+struct tempo_partial {
+	u32 group;
+	u32 remaining_ns;
 };
 
 /**
- * struct tempo_engine - an engine: one command processor and its HQDs
- * @hw: the device
- * @engine_class: &enum tempo_hw_engine_class
- * @instance: index among the engines of its class
- * @index: index among all engines
- * @lock: guards the MQDs of @hqds and @doorbell
- * @doorbell: set when a queue's wptr moved; cleared by the command processor
- * @wq: where the command processor sleeps while no queue has work
- * @thread: the command processor
- * @num_hqds: entries in @hqds
- * @hqds: the hardware queues
- * @current_hqd: queue whose job runs now, for debugfs
- */
-struct tempo_engine {
-	struct tempo_hw *hw;
-	u32 engine_class;
-	u32 instance;
-	u32 index;
-	spinlock_t lock; /* guards the MQDs and the doorbell */
-	bool doorbell;
-	wait_queue_head_t wq;
-	struct task_struct *thread;
-	u32 num_hqds;
-	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
-	struct tempo_hw_hqd *current_hqd;
-};
-
-/**
- * struct tempo_dispatch - one DISPATCH in flight on the CU pool
- * @link: in the pool's list of dispatches with groups left to start
+ * struct tempo_dispatch - one DISPATCH in progress on the CU pool
+ * @link: in the pool's queue while it has workgroups to start
  * @hqd: the queue that issued it, for its priorities
  * @mmu: address space of the job
  * @kernel: &enum drm_tempo_kernel
  * @args: kernel arguments
  * @num_groups: workgroups in all
- * @next_group: next workgroup to start; guarded by the pool's lock
- * @pending: workgroups not finished yet
+ * @next_group: next workgroup never started
+ * @num_partial: entries in @partial
+ * @partial: workgroups stopped by a preemption, to resume first
+ * @pending: workgroups not finished
+ * @running: workgroups on a CU now
  * @error: first error of a workgroup, or 0
- * @abort: set by the command processor to stop starting workgroups
- * @done: completed when @pending drops to zero
+ * @suspended: start no workgroup, stop running ones at their next quantum
+ * @abort: like @suspended, and forget the workgroups not finished
+ *
+ * Every field but @kernel, @args, @mmu and @num_groups is guarded by the
+ * pool's lock.
  */
 struct tempo_dispatch {
 	struct list_head link;
@@ -113,28 +77,117 @@ struct tempo_dispatch {
 	u32 args[TEMPO_HW_MAX_ARGS];
 	u32 num_groups;
 	u32 next_group;
-	atomic_t pending;
-	atomic_t error;
+	u32 num_partial;
+	struct tempo_partial partial[TEMPO_HW_MAX_CUS];
+	u32 pending;
+	u32 running;
+	int error;
+	bool suspended;
 	bool abort;
-	struct completion done;
+};
+
+/**
+ * struct tempo_cp_state - an HQD's context save area
+ * @job: the job started on the HQD and not ended, or NULL
+ * @depth: current nesting level of @job
+ * @pc: program counter of each nesting level
+ * @in_dispatch: @dispatch is in progress: the packet after it has not
+ *	been fetched yet
+ * @dispatch: the DISPATCH in progress
+ *
+ * A preempted HQD keeps its state here and resumes from it exactly.
+ */
+struct tempo_cp_state {
+	struct tempo_hw_job *job;
+	u32 depth;
+	u64 pc[TEMPO_HW_MAX_BATCH_DEPTH + 1];
+	bool in_dispatch;
+	struct tempo_dispatch dispatch;
+};
+
+/**
+ * struct tempo_hw_hqd - a hardware queue descriptor
+ * @engine: the engine (pipe) whose command processor runs the queue
+ * @index: index of the queue on its engine
+ * @mqd: its programmed state; guarded by @engine's lock
+ * @save: its context save area; used by the command processor only
+ * @fence_context: dma_fence context of the jobs of this queue
+ * @seqno: last fence seqno handed out; guarded by @engine's lock
+ * @abort_seqno: fence seqno of a job software asked to abort, or 0
+ * @abort_error: the error that job fails with
+ * @retired_seqno: fence seqno of the last job retired
+ * @waiting_since: when the queue last had work but was not chosen, or 0
+ * @jobs_done: jobs completed, for debugfs
+ * @preemptions: times it was preempted, for debugfs
+ */
+struct tempo_hw_hqd {
+	struct tempo_engine *engine;
+	u32 index;
+	struct tempo_mqd mqd;
+	struct tempo_cp_state save;
+	u64 fence_context;
+	u64 seqno;
+	u64 abort_seqno;
+	int abort_error;
+	u64 retired_seqno;
+	u64 waiting_since;
+	u64 jobs_done;
+	u64 preemptions;
+};
+
+/**
+ * struct tempo_engine - an engine: one command processor and its HQDs
+ * @hw: the device
+ * @engine_class: &enum tempo_hw_engine_class
+ * @instance: index among the engines of its class
+ * @index: index among all engines
+ * @lock: guards the MQDs of @hqds, @doorbell and @current_hqd
+ * @doorbell: set when a queue's wptr moved; cleared by the command processor
+ * @wq: where the command processor sleeps
+ * @thread: the command processor
+ * @num_hqds: entries in @hqds
+ * @hqds: the hardware queues
+ * @current_hqd: queue whose job runs now
+ */
+struct tempo_engine {
+	struct tempo_hw *hw;
+	u32 engine_class;
+	u32 instance;
+	u32 index;
+	spinlock_t lock; /* guards the MQDs, doorbell and current_hqd */
+	bool doorbell;
+	wait_queue_head_t wq;
+	struct task_struct *thread;
+	u32 num_hqds;
+	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
+	struct tempo_hw_hqd *current_hqd;
 };
 
 /**
  * struct tempo_cu_pool - the compute units shared by all engines
- * @lock: guards @queue and @busy
- * @queue: dispatches with workgroups left to start
+ * @lock: guards @queue, @busy, @busy_low, @high_queues and the
+ *	bookkeeping of every queued dispatch
+ * @queue: dispatches with workgroups to start
  * @wq: where idle compute units wait
  * @num_cus: entries in @threads
+ * @reserved: CUs kept for high-priority queues while one has work
+ * @by_priority: take workgroups by (pipe, queue) priority, else at random
  * @busy: compute units running a workgroup now
+ * @busy_low: of which for queues below the high pipe priority
+ * @high_queues: high-pipe-priority queues that have work
  * @groups_done: workgroups completed, for debugfs
  * @threads: one thread per compute unit
  */
 struct tempo_cu_pool {
-	spinlock_t lock; /* guards queue and busy */
+	spinlock_t lock; /* guards the queue and the counters */
 	struct list_head queue;
 	wait_queue_head_t wq;
 	u32 num_cus;
+	u32 reserved;
+	bool by_priority;
 	u32 busy;
+	u32 busy_low;
+	u32 high_queues;
 	atomic64_t groups_done;
 	struct task_struct **threads;
 };
@@ -142,7 +195,7 @@ struct tempo_cu_pool {
 /**
  * struct tempo_hw - the emulated GPU
  * @dev: the device it belongs to
- * @config: its topology
+ * @config: its topology and policies
  * @num_engines: entries in @engines
  * @engines: all engines, by class then instance
  * @cus: the compute-unit pool
@@ -185,7 +238,12 @@ int tempo_mem_sum32(struct tempo_hw_mmu *mmu, u64 va, u64 len, u64 *sum);
 /* tempo_hqd.c */
 void tempo_hqd_init(struct tempo_engine *engine, u32 index,
 		    struct tempo_hw_job **ring, u32 ring_size);
-struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine);
+bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd);
+u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd);
+struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
+				      u64 *slice_end);
+bool tempo_hqd_should_yield(struct tempo_engine *engine,
+			    struct tempo_hw_hqd *running, u64 slice_end);
 void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 		      int error);
 int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
@@ -194,11 +252,18 @@ int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
 /* tempo_cp.c */
 int tempo_cp_start(struct tempo_engine *engine);
 void tempo_cp_stop(struct tempo_engine *engine);
+void tempo_cp_drain(struct tempo_engine *engine);
 
 /* tempo_cu.c */
-int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus);
+int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
+		       u32 reserved, bool by_priority);
 void tempo_cu_pool_fini(struct tempo_cu_pool *pool);
 void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
+void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
+void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
+bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
+			    struct tempo_dispatch *d, int *error);
+void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy);
 
 #endif /* _TEMPO_HW_PRIV_H_ */
