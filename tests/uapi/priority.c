@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Priorities on the hardware: high-priority work preempts low-priority
+ * work mid-batch, preempted work resumes with the results of an
+ * uninterrupted run, FIFO holds within a context, the HQDs are programmed
+ * as the policy says, and low priority is not starved forever.
+ *
+ * Run as root (CAP_SYS_NICE): a high-priority context needs it.
+ */
+#include "tempo_test.h"
+
+#define T_LOW_START	0x1000
+#define T_LOW_END	0x1008
+#define T_HIGH		0x1010
+#define COUNTER		0x1100
+#define LOG_COUNT	0x1200
+#define LOG		0x2000	/* 64 entries of 8 bytes */
+#define HIGH_MARK	0x1300
+
+#define VA(e, off)	((e)->data.va + (off))
+
+FIXTURE(prio) {
+	struct tempo_env env;
+	uint32_t slot;
+	uint32_t low;
+	uint32_t high;
+	unsigned int policy;
+};
+
+static unsigned int module_param(const char *name, unsigned int dflt)
+{
+	char path[128];
+	unsigned int v = dflt;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tempo/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%u", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+FIXTURE_SETUP(prio)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	if (!tempo_has_cap_sys_nice())
+		SKIP(return, "needs CAP_SYS_NICE for a high-priority context");
+	self->slot = tempo_default_slot(self->env.engines,
+					DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_LOW, NULL, 0,
+				      &self->low));
+	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+				      &self->high));
+	self->policy = module_param("hqd_policy", 0);
+}
+
+FIXTURE_TEARDOWN(prio)
+{
+	tempo_env_fini(&self->env);
+}
+
+static uint64_t high_write_batch(struct tempo_env *e, uint32_t offset)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, T_HIGH));
+	tempo_pkt_write32(&b, VA(e, HIGH_MARK), 1);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+static void wait_for_u64(struct __test_metadata *_metadata,
+			 struct tempo_env *e, uint32_t off)
+{
+	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
+
+	while (!__atomic_load_n(tempo_u64(&e->data, off), __ATOMIC_SEQ_CST)) {
+		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
+		tempo_sleep_ms(1);
+	}
+}
+
+TEST_F(prio, high_priority_write_lands_while_a_low_priority_spinner_runs)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_batch b;
+	int low, high;
+
+	/* The spinner polls a gate that only the CPU opens. */
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, T_LOW_START));
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	low = tempo_submit(_metadata, e->fd, self->low, self->slot, b.va);
+	wait_for_u64(_metadata, e, T_LOW_START);
+
+	high = tempo_submit(_metadata, e->fd, self->high, self->slot,
+			    high_write_batch(e, 4096));
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	ASSERT_EQ(1u, *tempo_u32(&e->data, HIGH_MARK));
+	ASSERT_EQ(0, tempo_fence_wait(low, 0));
+
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(low, TEMPO_WAIT_MS));
+	close(low);
+	close(high);
+}
+
+/*
+ * A low-priority job: timestamp, SPIN on every CU twice over, an
+ * ATOMIC_INC dispatch, a CHECKSUM dispatch, timestamp. Its results do not
+ * depend on whether it was preempted.
+ */
+static uint64_t low_dispatch_batch(struct tempo_env *e, uint32_t offset,
+				   uint32_t groups, uint32_t spin_ns)
+{
+	uint32_t spin[] = { spin_ns };
+	uint32_t inc[] = { TEMPO_ARG_VA(VA(e, COUNTER)), 512 };
+	uint32_t sum[] = { TEMPO_ARG_VA(VA(e, 0x10000)),
+			   TEMPO_ARG_VA(VA(e, COUNTER + 8)), 4096 };
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 256);
+	tempo_pkt_write_timestamp(&b, VA(e, T_LOW_START));
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, spin, 1);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 8, 1, 1, inc, 3);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_CHECKSUM, 16, 1, 1, sum, 5);
+	tempo_pkt_write_timestamp(&b, VA(e, T_LOW_END));
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+static uint64_t checksum_expected(struct tempo_env *e)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < 16 * 4096 / 4; i++) {
+		uint32_t v = i * 2654435761u;
+
+		*tempo_u32(&e->data, 0x10000 + 4 * i) = v;
+		sum += v;
+	}
+	return sum;
+}
+
+TEST_F_TIMEOUT(prio, preempted_dispatch_resumes_with_the_results_of_an_uninterrupted_run, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint64_t sum = checksum_expected(e);
+	int low, high;
+
+	low = tempo_submit(_metadata, e->fd, self->low, self->slot,
+			   low_dispatch_batch(e, 0, 2 * e->dev.num_cus,
+					      100 * 1000 * 1000));
+	wait_for_u64(_metadata, e, T_LOW_START);
+	tempo_sleep_ms(20);
+	high = tempo_submit(_metadata, e->fd, self->high, self->slot,
+			    high_write_batch(e, 4096));
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	ASSERT_EQ(1, tempo_fence_wait(low, TEMPO_WAIT_MS));
+
+	/* The high job ran in the middle of the low one... */
+	ASSERT_LT(*tempo_u64(&e->data, T_LOW_START),
+		  *tempo_u64(&e->data, T_HIGH));
+	ASSERT_LT(*tempo_u64(&e->data, T_HIGH),
+		  *tempo_u64(&e->data, T_LOW_END));
+	/* ...which still produced exactly its results. */
+	ASSERT_EQ(8u * 512, *tempo_u64(&e->data, COUNTER));
+	ASSERT_EQ(sum, *tempo_u64(&e->data, COUNTER + 8));
+	close(low);
+	close(high);
+}
+
+TEST_F_TIMEOUT(prio, jobs_of_one_context_complete_in_order_under_preemption, 60)
+{
+	struct tempo_env *e = &self->env;
+	const uint32_t n = 16;
+	int fences[16], high = -1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t spin[] = { 2 * 1000 * 1000 };
+		struct tempo_batch b;
+
+		/* spin, mark job i done, note when */
+		tempo_batch_init(&b, &e->cmd, 512 * i, 512);
+		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, spin, 1);
+		tempo_pkt_atomic(&b, VA(e, LOG_COUNT), DRM_TEMPO_ATOMIC_ADD,
+				 1ull << i);
+		tempo_pkt_write_timestamp(&b, VA(e, LOG + 0x100 + 8 * i));
+		tempo_pkt_end(&b);
+		fences[i] = tempo_submit(_metadata, e->fd, self->low,
+					 self->slot, b.va);
+		if (i == n / 2)
+			high = tempo_submit(_metadata, e->fd, self->high,
+					    self->slot,
+					    high_write_batch(e, 16384));
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		ASSERT_EQ(1, tempo_fence_wait(fences[i], TEMPO_WAIT_MS));
+		close(fences[i]);
+	}
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	close(high);
+	ASSERT_EQ((1ull << n) - 1, *tempo_u64(&e->data, LOG_COUNT));
+	for (uint32_t i = 1; i < n; i++)
+		ASSERT_LT(*tempo_u64(&e->data, LOG + 0x100 + 8 * (i - 1)),
+			  *tempo_u64(&e->data, LOG + 0x100 + 8 * i));
+}
+
+TEST_F(prio, hqds_are_programmed_as_the_policy_says)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t size;
+	struct drm_tempo_query_hqds *q;
+	unsigned int high = 0;
+
+	q = tempo_query_alloc(e->fd, DRM_TEMPO_QUERY_HQDS, &size);
+	ASSERT_TRUE(q != NULL);
+	for (uint32_t i = 0; i < q->num_hqds; i++)
+		high += q->hqds[i].pipe_priority == 2 &&
+			q->hqds[i].queue_priority == 15;
+	if (self->policy == 0) {
+		/* One high-priority HQD per engine with several HQDs. */
+		unsigned int expect = 0;
+
+		for (uint32_t i = 0; i < e->engines->num_engines; i++)
+			expect += e->engines->engines[i].num_hqds > 1;
+		ASSERT_EQ(expect, high);
+	} else {
+		/* Dynamic: HQDs start normal and take the job's priority. */
+		ASSERT_EQ(0u, high);
+	}
+	free(q);
+}
+
+TEST_F(prio, dynamic_policy_reprograms_the_hqd_of_a_high_priority_job)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_query_hqds *q;
+	uint32_t size;
+	unsigned int high = 0;
+
+	if (self->policy != 1)
+		SKIP(return, "the module runs the static HQD policy");
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, self->high, self->slot,
+			       high_write_batch(e, 0)));
+	q = tempo_query_alloc(e->fd, DRM_TEMPO_QUERY_HQDS, &size);
+	ASSERT_TRUE(q != NULL);
+	for (uint32_t i = 0; i < q->num_hqds; i++)
+		high += q->hqds[i].pipe_priority == 2;
+	ASSERT_LE(1u, high);
+	free(q);
+}
+
+TEST_F_TIMEOUT(prio, low_priority_is_not_starved_past_the_bound, 60)
+{
+	struct tempo_env *e = &self->env;
+	unsigned int bound_ms = module_param("starve_ms", 100);
+	struct tempo_batch b;
+	int hog, low;
+
+	if (!tempo_env_can_block(e) ||
+	    e->dev.job_timeout_ms < 4 * bound_ms + 1000)
+		SKIP(return, "job timeout too short for the starvation bound");
+	/* A high-priority job keeps the engine's command processor busy. */
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, T_HIGH));
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	hog = tempo_submit(_metadata, e->fd, self->high, self->slot, b.va);
+	wait_for_u64(_metadata, e, T_HIGH);
+
+	low = tempo_submit(_metadata, e->fd, self->low, self->slot,
+			   high_write_batch(e, 4096));
+	/* It runs within the bound, plus scheduling slack, hog or not. */
+	ASSERT_EQ(1, tempo_fence_wait(low, 2 * bound_ms + 500));
+	ASSERT_EQ(0, tempo_fence_wait(hog, 0));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(hog, TEMPO_WAIT_MS));
+	close(hog);
+	close(low);
+}
+
+TEST_HARNESS_MAIN
