@@ -29,7 +29,9 @@ extern "C" {
  *   &DRM_IOCTL_TEMPO_CTX_GET_PARAM and &DRM_IOCTL_TEMPO_CTX_SET_PARAM:
  *   contexts, each with a priority and an engine map of slots;
  * - &DRM_IOCTL_TEMPO_EXEC: run batch buffers on a context's slot, with
- *   binary and timeline syncobjs in and out and an optional sync_file.
+ *   binary and timeline syncobjs in and out and an optional sync_file;
+ * - &DRM_IOCTL_TEMPO_SCHED: priority overrides by a DRM master or a
+ *   CAP_SYS_NICE holder, of one context or of every context of a file.
  *
  * ABI rules, for every structure of this file:
  *
@@ -93,6 +95,7 @@ extern "C" {
 #define DRM_TEMPO_CTX_GET_PARAM		0x07
 #define DRM_TEMPO_CTX_SET_PARAM		0x08
 #define DRM_TEMPO_EXEC			0x09
+#define DRM_TEMPO_SCHED			0x0a
 
 #define DRM_IOCTL_TEMPO_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_QUERY, struct drm_tempo_query)
@@ -114,6 +117,8 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_TEMPO_CTX_SET_PARAM, struct drm_tempo_ctx_param)
 #define DRM_IOCTL_TEMPO_EXEC \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_TEMPO_EXEC, struct drm_tempo_exec)
+#define DRM_IOCTL_TEMPO_SCHED \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_TEMPO_SCHED, struct drm_tempo_sched)
 
 /**
  * DRM_TEMPO_MAX_EXTENSIONS - longest extension chain accepted
@@ -398,6 +403,11 @@ struct drm_tempo_vm_unmap {
 #define DRM_TEMPO_PRIORITY_VERY_HIGH	1023
 
 /**
+ * DRM_TEMPO_PRIORITY_UNSET - no override (&struct drm_tempo_sched)
+ */
+#define DRM_TEMPO_PRIORITY_UNSET	(-2048)
+
+/**
  * DRM_TEMPO_ENGINE_INSTANCE_NONE - engine map slot left for an extension
  *
  * Reserved for slots that a later extension configures; rejected with
@@ -576,6 +586,52 @@ struct drm_tempo_exec {
 	__u64 out_syncs;
 	/** @out_fence_fd: out: sync_file fd, with the flag; else -1. */
 	__s32 out_fence_fd;
+	/** @pad: MBZ. */
+	__u32 pad;
+};
+
+/**
+ * enum drm_tempo_sched_op - operations of &DRM_IOCTL_TEMPO_SCHED
+ */
+enum drm_tempo_sched_op {
+	/**
+	 * @DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE: every context of the file
+	 * @fd, present and future, runs at @priority instead of its own.
+	 */
+	DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE = 0,
+	/**
+	 * @DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE: context @ctx_id of the file
+	 * @fd runs at @priority instead of its own; a context override wins
+	 * over a file override.
+	 */
+	DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE = 1,
+};
+
+/**
+ * struct drm_tempo_sched - override priorities of another file's contexts
+ *
+ * For a compositor raising itself or lowering a game, as amdgpu's SCHED
+ * ioctl does. @priority %DRM_TEMPO_PRIORITY_UNSET removes the override. The
+ * priority a context reports (&DRM_TEMPO_CTX_PARAM_PRIORITY) is the one it
+ * runs at, override included.
+ *
+ * Checks, in this order: unknown @op, non-zero @flags or @pad, @ctx_id not
+ * zero for a file override, @priority neither %DRM_TEMPO_PRIORITY_UNSET nor
+ * in -1023..1023: -EINVAL; the caller is neither DRM master nor a
+ * CAP_SYS_NICE holder: -EACCES; @fd not open: -EBADF; @fd not a DRM file of
+ * this device: -EINVAL; unknown @ctx_id: -ENOENT.
+ */
+struct drm_tempo_sched {
+	/** @op: &enum drm_tempo_sched_op. */
+	__u32 op;
+	/** @fd: a file descriptor of this device, the one whose contexts change. */
+	__s32 fd;
+	/** @ctx_id: the context, for a context override; else MBZ. */
+	__u32 ctx_id;
+	/** @priority: the priority to run at, or %DRM_TEMPO_PRIORITY_UNSET. */
+	__s32 priority;
+	/** @flags: MBZ. */
+	__u32 flags;
 	/** @pad: MBZ. */
 	__u32 pad;
 };

@@ -30,6 +30,7 @@
  */
 
 #include <linux/capability.h>
+#include <linux/file.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -39,6 +40,12 @@
 #include <drm/tempo_drm.h>
 
 #include "tempo_drv.h"
+
+/* The one permission rule: raising priority and overriding others'. */
+static bool priority_privileged(struct drm_file *file)
+{
+	return capable(CAP_SYS_NICE) || drm_is_current_master(file);
+}
 
 /**
  * tempo_priority_ceiling() - highest priority a file may ask for
@@ -50,7 +57,7 @@
  */
 s32 tempo_priority_ceiling(struct drm_file *file)
 {
-	if (capable(CAP_SYS_NICE) || drm_is_current_master(file))
+	if (priority_privileged(file))
 		return DRM_TEMPO_PRIORITY_VERY_HIGH;
 	return DRM_TEMPO_PRIORITY_NORMAL;
 }
@@ -160,6 +167,24 @@ bool tempo_ctx_banned(const struct tempo_ctx *ctx)
 	return atomic_read(&ctx->state->guilty);
 }
 
+/**
+ * tempo_ctx_priority() - the priority a context runs at
+ * @ctx: the context
+ *
+ * Context: any.
+ * Return: its override, else its file's override, else its own priority.
+ */
+s32 tempo_ctx_priority(const struct tempo_ctx *ctx)
+{
+	s32 override = READ_ONCE(ctx->override);
+
+	if (override == DRM_TEMPO_PRIORITY_UNSET)
+		override = READ_ONCE(ctx->file_override);
+	if (override != DRM_TEMPO_PRIORITY_UNSET)
+		return override;
+	return READ_ONCE(ctx->priority);
+}
+
 static void ctx_free(struct tempo_ctx *ctx)
 {
 	tempo_ctx_state_put(ctx->state);
@@ -228,6 +253,8 @@ void tempo_ctx_destroy_all(struct tempo_file *tfile)
 	}
 }
 
+static void ctx_update(struct tempo_ctx *ctx, s32 *field, s32 value);
+
 static struct tempo_engine_desc *engine_find(struct tempo_device *tdev,
 					     const struct drm_tempo_engine *e)
 {
@@ -268,7 +295,8 @@ static int slots_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 
 static int slots_init(struct tempo_ctx *ctx)
 {
-	struct tempo_prio prio = tempo_priority_map(ctx->tdev, ctx->priority);
+	struct tempo_prio prio = tempo_priority_map(ctx->tdev,
+						    tempo_ctx_priority(ctx));
 	u32 i;
 	int ret;
 
@@ -292,6 +320,7 @@ err_fini:
 }
 
 static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
+				   struct tempo_file *tfile,
 				   const struct drm_tempo_ctx_create *args)
 {
 	u32 n = args->num_slots ? args->num_slots : tdev->num_engines;
@@ -311,6 +340,8 @@ static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
 	mutex_init(&ctx->lock);
 	ctx->tdev = tdev;
 	ctx->priority = args->priority;
+	ctx->override = DRM_TEMPO_PRIORITY_UNSET;
+	ctx->file_override = READ_ONCE(tfile->priority_override);
 	ctx->num_slots = n;
 	return ctx;
 }
@@ -351,7 +382,7 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	ret = ctx_create_check(tdev, file, args);
 	if (ret)
 		return ret;
-	ctx = ctx_alloc(tdev, args);
+	ctx = ctx_alloc(tdev, tfile, args);
 	if (!ctx)
 		return -ENOMEM;
 	ret = slots_resolve(tdev, ctx, args->num_slots ? args->slots : 0);
@@ -367,6 +398,10 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 		       GFP_KERNEL);
 	if (ret)
 		goto err_put;
+	/* A file override set while the context was being created. */
+	if (READ_ONCE(tfile->priority_override) != ctx->file_override)
+		ctx_update(ctx, &ctx->file_override,
+			   READ_ONCE(tfile->priority_override));
 	return 0;
 
 err_put:
@@ -441,7 +476,7 @@ static s64 ctx_get(struct tempo_ctx *ctx, u32 param)
 			     ctx->reset_base);
 	}
 	mutex_lock(&ctx->lock);
-	value = ctx->priority;
+	value = tempo_ctx_priority(ctx);
 	mutex_unlock(&ctx->lock);
 	return value;
 }
@@ -470,13 +505,14 @@ int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
 	return 0;
 }
 
-static void ctx_set_priority(struct tempo_ctx *ctx, s32 priority)
+/* Move the context's entities to the run queue and HQDs of its priority. */
+static void ctx_apply_priority(struct tempo_ctx *ctx)
 {
-	struct tempo_prio prio = tempo_priority_map(ctx->tdev, priority);
+	struct tempo_prio prio = tempo_priority_map(ctx->tdev,
+						    tempo_ctx_priority(ctx));
 	u32 i;
 
 	lockdep_assert_held(&ctx->lock);
-	WRITE_ONCE(ctx->priority, priority);
 	for (i = 0; i < ctx->num_slots; i++) {
 		struct tempo_slot *slot = &ctx->slots[i];
 		struct tempo_engine_desc *e = slot->engine;
@@ -486,6 +522,15 @@ static void ctx_set_priority(struct tempo_ctx *ctx, s32 priority)
 					      e->num_placed[prio.high]);
 		drm_sched_entity_set_priority(&slot->entity, prio.sched);
 	}
+}
+
+/* Set one of the context's priority fields and apply the result. */
+static void ctx_update(struct tempo_ctx *ctx, s32 *field, s32 value)
+{
+	mutex_lock(&ctx->lock);
+	WRITE_ONCE(*field, value);
+	ctx_apply_priority(ctx);
+	mutex_unlock(&ctx->lock);
 }
 
 /**
@@ -512,11 +557,96 @@ int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
 		ret = -EINVAL;
 	else
 		ret = tempo_priority_check(tdev, file, args->value);
-	if (!ret) {
-		mutex_lock(&ctx->lock);
-		ctx_set_priority(ctx, args->value);
-		mutex_unlock(&ctx->lock);
-	}
+	if (!ret)
+		ctx_update(ctx, &ctx->priority, args->value);
 	tempo_ctx_put(ctx);
+	return ret;
+}
+
+static int sched_check(struct tempo_device *tdev, struct drm_file *file,
+		       const struct drm_tempo_sched *args)
+{
+	bool ctx_op = args->op == DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE;
+
+	if (TEMPO_IOCTL_DBG(tdev, args->op > DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE))
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, args->flags || args->pad))
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, !ctx_op && args->ctx_id))
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, args->priority != DRM_TEMPO_PRIORITY_UNSET &&
+			    (args->priority < DRM_TEMPO_PRIORITY_VERY_LOW ||
+			     args->priority > DRM_TEMPO_PRIORITY_VERY_HIGH)))
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, !priority_privileged(file)))
+		return -EACCES;
+	return 0;
+}
+
+/* Every context of @tfile, present and future, runs at @priority. */
+static void file_override(struct tempo_file *tfile, s32 priority)
+{
+	unsigned long id = 0;
+	struct tempo_ctx *ctx;
+
+	WRITE_ONCE(tfile->priority_override, priority);
+	for (;;) {
+		xa_lock(&tfile->contexts);
+		ctx = xa_find(&tfile->contexts, &id, ULONG_MAX, XA_PRESENT);
+		if (ctx)
+			kref_get(&ctx->refcount);
+		xa_unlock(&tfile->contexts);
+		if (!ctx)
+			return;
+		ctx_update(ctx, &ctx->file_override, priority);
+		tempo_ctx_put(ctx);
+		id++;
+	}
+}
+
+static int sched_override(struct tempo_device *tdev,
+			  const struct drm_tempo_sched *args,
+			  struct tempo_file *target)
+{
+	struct tempo_ctx *ctx;
+
+	if (args->op == DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE) {
+		file_override(target, args->priority);
+		return 0;
+	}
+	ctx = tempo_ctx_lookup(target, args->ctx_id);
+	if (TEMPO_IOCTL_DBG(tdev, !ctx))
+		return -ENOENT;
+	ctx_update(ctx, &ctx->override, args->priority);
+	tempo_ctx_put(ctx);
+	return 0;
+}
+
+/**
+ * tempo_ioctl_sched() - DRM_IOCTL_TEMPO_SCHED
+ * @dev: the DRM device
+ * @data: &struct drm_tempo_sched
+ * @file: the caller
+ *
+ * Context: process.
+ * Return: 0 or a negative errno, as documented in the uAPI header.
+ */
+int tempo_ioctl_sched(struct drm_device *dev, void *data,
+		      struct drm_file *file)
+{
+	struct tempo_device *tdev = to_tempo_device(dev);
+	struct drm_tempo_sched *args = data;
+	struct drm_file *target;
+	struct file *filp;
+	int ret;
+
+	ret = sched_check(tdev, file, args);
+	if (ret)
+		return ret;
+	target = tempo_drm_file_get(tdev, args->fd, &filp);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	ret = sched_override(tdev, args, to_tempo_file(target));
+	fput(filp);
 	return ret;
 }

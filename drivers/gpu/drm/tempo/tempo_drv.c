@@ -26,6 +26,7 @@
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/file.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -130,6 +131,7 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 		return -ENOMEM;
 	}
 	tfile->tdev = to_tempo_device(dev);
+	tfile->priority_override = DRM_TEMPO_PRIORITY_UNSET;
 	xa_init_flags(&tfile->contexts, XA_FLAGS_ALLOC1);
 	file->driver_priv = tfile;
 	return 0;
@@ -163,10 +165,39 @@ static const struct drm_ioctl_desc tempo_ioctls[] = {
 	TEMPO_IOCTL(CTX_GET_PARAM, ctx_get_param),
 	TEMPO_IOCTL(CTX_SET_PARAM, ctx_set_param),
 	TEMPO_IOCTL(EXEC, exec),
+	TEMPO_IOCTL(SCHED, sched),
 #undef TEMPO_IOCTL
 };
 
 DEFINE_DRM_GEM_FOPS(tempo_fops);
+
+/**
+ * tempo_drm_file_get() - the DRM file of this device behind a descriptor
+ * @tdev: the device
+ * @fd: the file descriptor
+ * @filp: out: the file, referenced; fput() it when done
+ *
+ * Context: process.
+ * Return: the DRM file, ERR_PTR(-EBADF) when @fd is not open, or
+ * ERR_PTR(-EINVAL) when it is not a DRM file of @tdev.
+ */
+struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
+				    struct file **filp)
+{
+	struct drm_file *dfile;
+	struct file *f = fget(fd);
+
+	if (TEMPO_IOCTL_DBG(tdev, !f))
+		return ERR_PTR(-EBADF);
+	dfile = f->private_data;
+	if (TEMPO_IOCTL_DBG(tdev, f->f_op != &tempo_fops ||
+			    dfile->minor->dev != &tdev->drm)) {
+		fput(f);
+		return ERR_PTR(-EINVAL);
+	}
+	*filp = f;
+	return dfile;
+}
 
 static const struct drm_driver tempo_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |

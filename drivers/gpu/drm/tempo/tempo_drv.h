@@ -54,6 +54,8 @@ static inline struct tempo_queue *to_tempo_queue(struct drm_gpu_scheduler *s)
 /* tempo_drv.c */
 extern struct tempo_params tempo_params;
 int tempo_check_extensions(struct tempo_device *tdev, u64 extensions);
+struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
+				    struct file **filp);
 
 /* tempo_gem.c */
 int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
@@ -80,6 +82,7 @@ struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id);
 struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state);
 void tempo_ctx_state_put(struct tempo_ctx_state *state);
 bool tempo_ctx_banned(const struct tempo_ctx *ctx);
+s32 tempo_ctx_priority(const struct tempo_ctx *ctx);
 void tempo_ctx_put(struct tempo_ctx *ctx);
 void tempo_ctx_destroy_all(struct tempo_file *tfile);
 int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
@@ -90,6 +93,8 @@ int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
 			      struct drm_file *file);
+int tempo_ioctl_sched(struct drm_device *dev, void *data,
+		      struct drm_file *file);
 
 /* tempo_submit.c */
 int tempo_ioctl_exec(struct drm_device *dev, void *data,

@@ -179,7 +179,7 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 {
 	job->state = tempo_ctx_state_get(ctx->state);
 	job->hw.cancel = &job->state->guilty;
-	job->prio = tempo_priority_map(ctx->tdev, READ_ONCE(ctx->priority));
+	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
 	return tempo_compat_job_init(&job->base, &slot->entity, slot,
 				     file->client_id);
 }

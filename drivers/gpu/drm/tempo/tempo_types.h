@@ -202,7 +202,11 @@ struct tempo_ctx_state {
  * @refcount: held by the file's table and by ioctls using it
  * @tdev: the device
  * @lock: serialises job arming and pushing, and priority changes
- * @priority: uAPI priority
+ * @priority: uAPI priority, as set by the context's file
+ * @override: priority set by &DRM_IOCTL_TEMPO_SCHED, or
+ *	%DRM_TEMPO_PRIORITY_UNSET; wins over @priority
+ * @file_override: the file's override when the context was created or
+ *	last updated, or %DRM_TEMPO_PRIORITY_UNSET
  * @state: shared with the context's jobs
  * @reset_base: the device's reset count when the context was created
  * @num_slots: entries in @slots
@@ -213,6 +217,8 @@ struct tempo_ctx {
 	struct tempo_device *tdev;
 	struct mutex lock; /* serialises arm+push and priority changes */
 	s32 priority;
+	s32 override;
+	s32 file_override;
 	struct tempo_ctx_state *state;
 	u32 reset_base;
 	u32 num_slots;
@@ -224,11 +230,14 @@ struct tempo_ctx {
  * @tdev: the device
  * @vm: the file's address space
  * @contexts: the file's contexts by id
+ * @priority_override: priority of every context of the file, set by
+ *	&DRM_IOCTL_TEMPO_SCHED, or %DRM_TEMPO_PRIORITY_UNSET
  */
 struct tempo_file {
 	struct tempo_device *tdev;
 	struct tempo_vm *vm;
 	struct xarray contexts;
+	s32 priority_override;
 };
 
 /**
