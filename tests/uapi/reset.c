@@ -152,6 +152,28 @@ TEST_F(reset, queued_jobs_of_a_banned_context_are_cancelled)
 	close(second);
 }
 
+/* Addresses past the end of the VA range are faults, not wild writes. */
+TEST_F(reset, writes_past_the_va_range_fault)
+{
+	struct tempo_env *e = &self->env;
+	const uint64_t vas[] = {
+		e->dev.va_end, e->dev.va_end + 4096, 1ull << 63,
+		UINT64_MAX - 3, UINT64_MAX & ~0xfffull,
+	};
+
+	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(vas); i++) {
+		struct tempo_batch b;
+		uint32_t ctx;
+
+		ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &ctx));
+		tempo_batch_init(&b, &e->cmd, 256 * i, 64);
+		tempo_pkt_write32(&b, vas[i], 0xbad);
+		tempo_pkt_end(&b);
+		ASSERT_EQ(-EFAULT, tempo_run(_metadata, e->fd, ctx, self->slot,
+					     b.va));
+	}
+}
+
 TEST_F_TIMEOUT(reset, hang_is_reset_and_only_its_context_is_guilty, 60)
 {
 	struct tempo_env *e = &self->env;

@@ -42,13 +42,19 @@ static void vm_mmu_unlock(struct tempo_hw_mmu *mmu)
 	read_unlock(&to_tempo_vm(mmu)->mm_lock);
 }
 
+/* The mapping that contains @va, or NULL; works for any 64-bit @va. */
 static struct tempo_mapping *vm_find(struct tempo_vm *vm, u64 va)
 {
 	struct drm_mm_node *node;
 
-	drm_mm_for_each_node_in_range(node, &vm->mm, va, va + 1)
-		return container_of(node, struct tempo_mapping, node);
-	return NULL;
+	if (va < TEMPO_VA_START || va >= TEMPO_VA_END)
+		return NULL;
+	/* Returns the head node, not a mapping, when nothing overlaps. */
+	node = __drm_mm_interval_first(&vm->mm, va, va);
+	if (node == &vm->mm.head_node || node->start > va ||
+	    va - node->start >= node->size)
+		return NULL;
+	return container_of(node, struct tempo_mapping, node);
 }
 
 static void *vm_mmu_translate(struct tempo_hw_mmu *mmu, u64 va, u32 len,
@@ -59,7 +65,7 @@ static void *vm_mmu_translate(struct tempo_hw_mmu *mmu, u64 va, u32 len,
 
 	lockdep_assert_held_read(&vm->mm_lock);
 	m = vm_find(vm, va);
-	if (!m || va + len > m->node.start + m->node.size)
+	if (!m || len > m->node.start + m->node.size - va)
 		return NULL;
 	if (write && m->readonly)
 		return NULL;
