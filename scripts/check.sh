@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# "make check": build everything, then boot the test VM once and run all
+# tests in it (tests/guest/run-all.sh).  Parts that do not exist yet are
+# skipped with a message.  The last line is "N passed, M failed,
+# K skipped"; build failures, a dirty guest kernel log and a VM that
+# dies or times out each count as one more failure.  Exits non-zero when
+# anything failed or when nothing was tested.
+#
+# Environment:
+#   TEMPO_CHECK_TIMEOUT    VM time limit in seconds (default 3000)
+#   TEMPO_TEST_TIMEOUT     limit per test program in seconds (default 900)
+#   TEMPO_CHECK_MODPARAMS  module parameters for tempo.ko
+#   TEMPO_VM_ARGS          more tools/vm/run options (word-split)
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 2
+repo=$(pwd)
+make=${MAKE:-make}
+logs=$repo/build/check
+out=$logs/out
+module=drivers/gpu/drm/tempo/tempo.ko
+
+failures=()
+skips=()
+t_start=$(date +%s)
+
+section() { printf '\n==> %s\n' "$*"; }
+fail_step() { failures+=("$1"); echo "check: FAILED: $1"; }
+skip_step() { skips+=("$1"); echo "check: skipped: $1"; }
+
+# --- build ------------------------------------------------------------------
+module_ok=0
+section "kernel module (make modules)"
+if compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then
+	if $make modules; then
+		if [ -f "$module" ]; then
+			module_ok=1
+		else
+			fail_step "make modules did not produce $module"
+		fi
+	else
+		fail_step "make modules"
+	fi
+else
+	skip_step "no driver sources in drivers/gpu/drm/tempo/"
+fi
+
+section "library, tools and their tests (make tools)"
+if [ -f CMakeLists.txt ]; then
+	$make tools || fail_step "make tools"
+else
+	skip_step "no CMakeLists.txt"
+fi
+
+section "uAPI tests (make -C tests/uapi)"
+if [ -f tests/uapi/Makefile ]; then
+	$make -C tests/uapi || fail_step "make -C tests/uapi"
+else
+	skip_step "no tests/uapi/Makefile"
+fi
+
+# debug_suite: the whole suite once more on the debug kernel (KASAN,
+# lockdep, UBSAN, kmemleak); see tools/vm/debug-kernel/README.rst.
+debug_suite() {
+	local env
+	if [ "${TEMPO_CHECK_DEBUG_KERNEL:-1}" = 0 ]; then
+		skip_step "debug kernel (TEMPO_CHECK_DEBUG_KERNEL=0)"
+		return
+	fi
+	if [ ! -x tools/vm/debug-kernel/build ]; then
+		skip_step "no debug kernel build script"
+		return
+	fi
+	section "debug kernel (tools/vm/debug-kernel/build)"
+	if ! env=$(tools/vm/debug-kernel/build -q) ||
+	   ! eval "$env" || [ -z "${TEMPO_DEBUG_KERNEL:-}" ]; then
+		fail_step "building the debug kernel"
+		return
+	fi
+	local ko
+	if ! ko=$(tools/vm/debug-kernel/build-module -q | tail -n 1) ||
+	   [ ! -f "$ko" ]; then
+		fail_step "building tempo.ko for the debug kernel"
+		return
+	fi
+	vm_suite debug-kernel --kernel "$TEMPO_DEBUG_KERNEL" \
+		--modules-dir "$TEMPO_DEBUG_MODULES" --module "$ko" \
+		${modparams:+--modparams "$modparams"} -- \
+		--discover "$probe"
+}
+
+# --- tests in the VM --------------------------------------------------------
+passed=0 failed=0 skipped=0
+
+# vm_suite NAME [tools/vm/run options] -- [run-all.sh arguments]: one VM
+# boot running tests/guest/run-all.sh; adds its counts to the totals and
+# counts a clean guest kernel log as one more pass.
+vm_suite() {
+	local name=$1 vm_rc summary p f k
+	shift
+	local vmopts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vmopts+=("$1"); shift; done
+	shift
+	section "tests in the VM: $name"
+	mkdir -p "$out" "$logs/$name"
+	rm -f "$out/results-$name.tsv" "$logs/$name/last-run.env"
+	tools/vm/run "${vm_args[@]}" "${vmopts[@]}" --log-dir "$logs/$name" -- \
+		tests/guest/run-all.sh --timeout "${TEMPO_TEST_TIMEOUT:-900}" \
+		--results "$out/results-$name.tsv" "$@"
+	vm_rc=$?
+	if [ ! -f "$logs/$name/last-run.env" ]; then
+		fail_step "$name: tools/vm/run failed (exit $vm_rc)"
+		return
+	fi
+	# shellcheck source=/dev/null
+	. "$logs/$name/last-run.env"
+	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$name/last-output.log" 2>/dev/null | tail -n 1)
+	if [ -n "$summary" ]; then
+		read -r p _ f _ k _ <<<"${summary//,/}"
+		passed=$((passed + p))
+		failed=$((failed + f))
+		skipped=$((skipped + ${k:-0}))
+	else
+		fail_step "$name: the test run in the VM reported no results (tools/vm/run exit $vm_rc)"
+	fi
+	if [ "${timed_out:-0}" = 1 ]; then
+		fail_step "$name: the VM timed out"
+	elif [ -z "${cmd_status:-}" ]; then
+		fail_step "$name: the VM died before the tests finished (see $logs/$name/last-guest.log)"
+	fi
+	if [ "${log_clean:-0}" = 1 ]; then
+		passed=$((passed + 1))
+		echo "check: $name: guest kernel log is clean"
+	else
+		fail_step "$name: guest kernel log has reports (see $logs/$name/last-guest.log)"
+		tools/vm/scan-log --max-reports 3 "$logs/$name/last-guest.log"
+	fi
+}
+
+vm_args=(--out "$out" --timeout "${TEMPO_CHECK_TIMEOUT:-3000}")
+# shellcheck disable=SC2206
+[ -z "${TEMPO_VM_ARGS:-}" ] || vm_args+=(${TEMPO_VM_ARGS})
+modparams=${TEMPO_CHECK_MODPARAMS:-}
+# The module must have come up with a render node before anything else is
+# worth running.
+probe="grep -q '^tempo ' /proc/modules && ls -l /dev/dri && test -c /dev/dri/renderD128"
+
+if [ "$module_ok" = 1 ]; then
+	vm_suite production ${modparams:+--modparams "$modparams"} -- \
+		--discover "$probe"
+	# The scheduling tests again with the other HQD policy and the
+	# random CU sequencer.
+	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
+		"$probe" build/tests/uapi/priority build/tests/uapi/sched \
+		build/tests/uapi/exec build/tests/uapi/reset
+	debug_suite
+elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then
+	echo "check: the module did not build; not booting the VM"
+else
+	skip_step "no driver sources: nothing to run in the VM"
+fi
+
+# --- build gates ------------------------------------------------------------
+section "build gates (scripts/gates.sh)"
+if gates_out=$(scripts/gates.sh 2>&1); then :; fi
+echo "$gates_out"
+p=$(grep -c '^ok ' <<<"$gates_out")
+f=$(grep -c '^not ok ' <<<"$gates_out")
+passed=$((passed + p))
+failed=$((failed + f))
+# The gates rebuild the module with W=1 and C=2; leave a plain build.
+$make modules >/dev/null 2>&1 || fail_step "make modules after the gates"
+
+# --- summary ----------------------------------------------------------------
+failed=$((failed + ${#failures[@]}))
+elapsed=$(($(date +%s) - t_start))
+section "summary ($((elapsed / 60))m$((elapsed % 60))s)"
+for s in "${skips[@]}"; do echo "  skipped: $s"; done
+for f in "${failures[@]}"; do echo "  FAILED:  $f"; done
+if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
+	echo "check: nothing was tested"
+	echo "0 passed, 1 failed, $skipped skipped"
+	exit 1
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

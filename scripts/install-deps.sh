@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian 12 packages tempo needs to build, test and run its
+# VM.  Idempotent: a quick no-op when everything is installed; otherwise
+# one "apt-get update" and one "apt-get install".  Needs root (or sudo)
+# only when something is missing.
+set -euo pipefail
+
+packages=(
+	# kernel module build and the kernel the VM boots
+	build-essential
+	linux-headers-6.12-amd64
+	linux-image-6.12-amd64
+	linux-source-6.12
+	bc flex bison libelf-dev libssl-dev dwarves
+	sparse
+	# test VM
+	qemu-system-x86
+	busybox-static
+	cpio kmod xz-utils zstd
+	# C++ library, tools and tests
+	cmake g++ pkg-config
+	libdrm-dev
+	libgtest-dev googletest
+	libbenchmark-dev
+	clang-format
+	# scripts
+	python3 perl
+)
+
+declare -A have=()
+while read -r name status; do
+	[ "$status" = installed ] && have[$name]=1
+done < <(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null || true)
+missing=()
+for p in "${packages[@]}"; do
+	[ -n "${have[$p]:-}" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+echo "install-deps: installing: ${missing[*]}"
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null; then
+		sudo=(sudo)
+	else
+		echo "install-deps: need root to install packages" >&2
+		exit 1
+	fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run tempo's test programs (normally inside the test VM, as root) and add
+# up their results.
+#
+#   tests/guest/run-all.sh [options] [--] [COMMAND...]
+#
+# Each COMMAND is a shell command line run with "bash -c" from the
+# repository root.  A COMMAND starting with "user:" runs as the
+# unprivileged test user instead of root.  Without COMMANDs (or with
+# --discover) the test programs are found:
+#
+#   build/tests/uapi/*       kselftest-harness (TAP/KTAP) programs
+#   build/cmake/tests/**/    GoogleTest programs named *_test or *tests
+#   tests/guest/unprivileged.list
+#                            commands also run as the unprivileged user,
+#                            one per line ("#" comments, shell globs in
+#                            the program name allowed)
+#
+# Options:
+#   --discover        add the discovered programs even when COMMANDs are given
+#   --list FILE       read more COMMANDs from FILE (same syntax as above)
+#   --user NAME       unprivileged user (default $TEMPO_VM_USER, else nobody)
+#   --timeout SEC     limit for each program (default 900)
+#   --results FILE    also write one tab-separated line per program to FILE
+#   -h, --help        this text
+#
+# Results are read from the output: a kselftest "# Totals: pass:N fail:M
+# ..." line (else the top-level "ok"/"not ok" lines), GoogleTest's
+# "[  PASSED  ] N tests" / "[  FAILED  ] M tests" / "[  SKIPPED ] K tests"
+# lines, or else the exit status (0 passes, 77 skips, anything else
+# fails).  A program that exits non-zero without reporting a failure, dies
+# from a signal or times out counts as one more failure.  The last line
+# printed is "N passed, M failed, K skipped"; the exit status is 1 when
+# anything failed, 2 when there was nothing to run.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 2
+
+discover=0
+lists=()
+user=${TEMPO_VM_USER:-nobody}
+per_timeout=900
+results=
+cmds=()
+
+usage() { awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit "${1:-2}"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--discover) discover=1; shift ;;
+	--list) lists+=("$2"); shift 2 ;;
+	--user) user=$2; shift 2 ;;
+	--timeout) per_timeout=$2; shift 2 ;;
+	--results) results=$2; shift 2 ;;
+	-h|--help) usage 0 ;;
+	--) shift; cmds+=("$@"); break ;;
+	-*) echo "run-all: unknown option $1" >&2; usage ;;
+	*) cmds+=("$1"); shift ;;
+	esac
+done
+[ ${#cmds[@]} -gt 0 ] || [ ${#lists[@]} -gt 0 ] || discover=1
+
+# Read a command list: one command per line, globs in the first word.
+read_list() {
+	local prefix=$1 file=$2 line first rest m
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		line=$(echo "$line" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+		[ -n "$line" ] || continue
+		first=${line%%[[:space:]]*}
+		rest=${line#"$first"}
+		if [[ $first == *[\*\?\[]* ]]; then
+			while IFS= read -r m; do
+				[ -n "$m" ] && cmds+=("$prefix$m$rest")
+			done < <(compgen -G "$first" | LC_ALL=C sort)
+		else
+			cmds+=("$prefix$line")
+		fi
+	done <"$file"
+}
+
+for l in "${lists[@]}"; do
+	[ -r "$l" ] || { echo "run-all: cannot read $l" >&2; exit 2; }
+	read_list "" "$l"
+done
+
+if [ "$discover" = 1 ]; then
+	if [ -d build/tests/uapi ]; then
+		while IFS= read -r f; do
+			cmds+=("$f")
+		done < <(find build/tests/uapi -maxdepth 1 -type f -perm -u+x \
+			! -name '*.o' ! -name '*.d' ! -name '*.so' ! -name '.*' | LC_ALL=C sort)
+	fi
+	if [ -d build/cmake/tests ]; then
+		while IFS= read -r f; do
+			cmds+=("$f")
+		done < <(find build/cmake/tests -type d -name CMakeFiles -prune -o \
+			-type f -perm -u+x \( -name '*_test' -o -name '*tests' \) -print | LC_ALL=C sort)
+	fi
+	[ -r tests/guest/unprivileged.list ] && read_list "user:" tests/guest/unprivileged.list
+fi
+
+if [ ${#cmds[@]} -eq 0 ]; then
+	echo "run-all: no test programs found (build them first: make tools; make -C tests/uapi)"
+	echo "0 passed, 0 failed, 0 skipped"
+	exit 2
+fi
+
+export GTEST_COLOR=${GTEST_COLOR:-no}
+export GTEST_BRIEF=${GTEST_BRIEF:-1}
+
+# Run as the unprivileged user: no capabilities, no way back to root,
+# supplementary groups from /etc/group (the VM puts the test user in
+# 'render').
+as_user() {
+	if [ "$(id -u)" != 0 ]; then
+		"$@"
+		return
+	fi
+	local home
+	home=$(getent passwd "$user" | cut -d: -f6)
+	[ -d "$home" ] && [ -w "$home" ] || home=/tmp
+	HOME=$home USER=$user LOGNAME=$user \
+		setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups \
+		--inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
+}
+
+# Print "kind pass fail skip" for one program's output.
+parse() {
+	awk '
+	/^# Totals: pass:[0-9]+ fail:[0-9]+/ {
+		kt = 1; p = f = s = 0
+		n = split($0, a, /[ :]+/)
+		for (i = 1; i < n; i++) {
+			if (a[i] == "pass" || a[i] == "xfail") p += a[i + 1]
+			else if (a[i] == "fail" || a[i] == "xpass" || a[i] == "error") f += a[i + 1]
+			else if (a[i] == "skip") s += a[i + 1]
+		}
+		next
+	}
+	/^ok [0-9]+/ { if (toupper($0) ~ /# *SKIP/) ts++; else tp++; tap = 1; next }
+	/^not ok [0-9]+/ { if (toupper($0) ~ /# *(SKIP|TODO)/) ts++; else tf++; tap = 1; next }
+	/^\[  PASSED  \] [0-9]+ tests?/ { gt = 1; gp += $4; next }
+	/^\[  FAILED  \] [0-9]+ tests?, listed below/ { gt = 1; gf += $4; next }
+	/^\[  SKIPPED \] [0-9]+ tests?/ { gt = 1; gs += $4; next }
+	END {
+		if (kt) print "ktap", p, f, s
+		else if (gt) print "gtest", gp + 0, gf + 0, gs + 0
+		else if (tap) print "tap", tp + 0, tf + 0, ts + 0
+		else print "plain", 0, 0, 0
+	}' "$1"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -z "$results" ] || : >"$results"
+
+total_pass=0 total_fail=0 total_skip=0
+bad=()
+n=${#cmds[@]}
+i=0
+for cmd in "${cmds[@]}"; do
+	i=$((i + 1))
+	label=$cmd
+	runner=()
+	if [[ $cmd == user:* ]]; then
+		cmd=${cmd#user:}
+		label="$cmd [as $user]"
+		runner=(as_user)
+	fi
+	echo "==== [$i/$n] $label"
+	log=$tmp/out
+	t0=$(date +%s.%N)
+	"${runner[@]}" timeout -k 10 "$per_timeout" bash -c "$cmd" </dev/null 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	t1=$(date +%s.%N)
+	read -r kind p f s < <(parse "$log")
+	note=
+	case $kind in
+	plain)
+		case $rc in
+		0) p=1 ;;
+		77) s=1 ;;
+		*) f=1 ;;
+		esac
+		;;
+	*)
+		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+			f=1
+			note=" (exited $rc without reporting a failure)"
+		fi
+		;;
+	esac
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		note=" (TIMEOUT after ${per_timeout}s)"
+	elif [ "$rc" -gt 128 ]; then
+		note=" (killed by signal $((rc - 128)))"
+	fi
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	echo "---- $label: $p passed, $f failed, $s skipped (exit $rc, ${secs}s)$note"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	total_skip=$((total_skip + s))
+	[ "$f" = 0 ] || bad+=("$label$note")
+	[ -z "$results" ] || printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		"$label" "$kind" "$p" "$f" "$s" "$rc" "$secs" >>"$results"
+done
+
+echo "==== summary"
+if [ ${#bad[@]} -gt 0 ]; then
+	echo "failing programs:"
+	printf '  %s\n' "${bad[@]}"
+fi
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+[ "$total_fail" = 0 ]
