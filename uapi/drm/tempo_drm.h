@@ -129,9 +129,10 @@ extern "C" {
  * struct drm_tempo_user_extension - header of a chained extension
  *
  * Structures with an ``extensions`` member take a chain of extensions, each
- * starting with this header. No extension name is defined yet: a non-zero
- * ``extensions`` pointer fails with -EINVAL (unknown name), -EFAULT (bad
- * pointer) or -E2BIG (chain longer than %DRM_TEMPO_MAX_EXTENSIONS).
+ * starting with this header. &DRM_IOCTL_TEMPO_CTX_CREATE takes the names
+ * of &enum drm_tempo_ctx_ext; other ioctls define none yet. An unknown name
+ * fails with -EINVAL, a bad pointer with -EFAULT, a chain longer than
+ * %DRM_TEMPO_MAX_EXTENSIONS with -E2BIG.
  */
 struct drm_tempo_user_extension {
 	/** @next: user pointer to the next extension, 0 ends the chain. */
@@ -233,6 +234,13 @@ struct drm_tempo_query_device {
 	__u32 max_groups;
 	/** @job_timeout_ms: a job running longer fails with -ETIMEDOUT. */
 	__u32 job_timeout_ms;
+	/**
+	 * @parallel_classes: bit N set when engine class N supports parallel
+	 * slots (&struct drm_tempo_ctx_ext_parallel).
+	 */
+	__u32 parallel_classes;
+	/** @max_siblings: largest num_siblings of a slot extension. */
+	__u32 max_siblings;
 };
 
 /**
@@ -408,10 +416,12 @@ struct drm_tempo_vm_unmap {
 #define DRM_TEMPO_PRIORITY_UNSET	(-2048)
 
 /**
- * DRM_TEMPO_ENGINE_INSTANCE_NONE - engine map slot left for an extension
+ * DRM_TEMPO_ENGINE_INSTANCE_NONE - engine map slot set by an extension
  *
- * Reserved for slots that a later extension configures; rejected with
- * -EINVAL today.
+ * A slot listed as { 0, %DRM_TEMPO_ENGINE_INSTANCE_NONE } in
+ * &drm_tempo_ctx_create.slots is configured by exactly one
+ * &struct drm_tempo_ctx_ext_load_balance or
+ * &struct drm_tempo_ctx_ext_parallel.
  */
 #define DRM_TEMPO_ENGINE_INSTANCE_NONE	0xffff
 
@@ -451,6 +461,97 @@ struct drm_tempo_ctx_create {
 	__u32 ctx_id;
 	/** @slots: user pointer to @num_slots &struct drm_tempo_engine. */
 	__u64 slots;
+};
+
+/**
+ * enum drm_tempo_ctx_ext - extensions of &DRM_IOCTL_TEMPO_CTX_CREATE
+ */
+enum drm_tempo_ctx_ext {
+	/**
+	 * @DRM_TEMPO_CTX_EXT_LOAD_BALANCE:
+	 * &struct drm_tempo_ctx_ext_load_balance.
+	 */
+	DRM_TEMPO_CTX_EXT_LOAD_BALANCE = 0,
+	/** @DRM_TEMPO_CTX_EXT_PARALLEL: &struct drm_tempo_ctx_ext_parallel. */
+	DRM_TEMPO_CTX_EXT_PARALLEL = 1,
+};
+
+/**
+ * struct drm_tempo_ctx_ext_load_balance - a load-balanced slot
+ *
+ * The slot is a virtual engine of width 1 over @num_siblings engines of one
+ * class: each job runs on whichever sibling the scheduler finds least busy
+ * when the slot's queue is empty (jobs queued behind a running one follow
+ * it, which keeps the slot's jobs in order).
+ *
+ * Checks, in this order: non-zero @flags or @pad, @slot outside the map,
+ * not listed as { 0, %DRM_TEMPO_ENGINE_INSTANCE_NONE } or already set by an
+ * extension, @num_siblings 0 or above &drm_tempo_query_device.max_siblings:
+ * -EINVAL; @siblings unreadable: -EFAULT; an unknown engine, engines of
+ * several classes, an engine listed twice: -EINVAL.
+ */
+struct drm_tempo_ctx_ext_load_balance {
+	/** @base: name %DRM_TEMPO_CTX_EXT_LOAD_BALANCE. */
+	struct drm_tempo_user_extension base;
+	/** @slot: the engine map slot. */
+	__u32 slot;
+	/** @num_siblings: entries in @siblings. */
+	__u32 num_siblings;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @pad: MBZ. */
+	__u32 pad;
+	/** @siblings: user pointer to @num_siblings &struct drm_tempo_engine. */
+	__u64 siblings;
+};
+
+/**
+ * struct drm_tempo_ctx_ext_parallel - a parallel submission slot
+ *
+ * An exec on the slot takes exactly @width batches, which run as a gang:
+ * batch i runs on one engine of its column of siblings, every batch on a
+ * different engine, all starting together (no batch starts before every
+ * batch has its engine) and ending before the exec's one fence signals.
+ *
+ * Index formula: @engines holds @width columns of @num_siblings entries;
+ * sibling j (0 <= j < @num_siblings) of batch i (0 <= i < @width) is
+ * ``engines[i * num_siblings + j]``.
+ *
+ * Example, two batches, each on either of two engines of its own class:
+ * width 2, num_siblings 2, engines { X0, X1, Y0, Y1 } gives the placements
+ * (X0, Y0), (X0, Y1), (X1, Y0), (X1, Y1). Example, two batches over the
+ * same three engines: width 2, num_siblings 3, engines
+ * { X0, X1, X2, X0, X1, X2 } gives (X0, X1), (X0, X2), (X1, X0), (X1, X2),
+ * (X2, X0), (X2, X1). Any valid placement may be chosen at each exec.
+ *
+ * Checks, in this order: non-zero @flags or @mbz, @slot outside the map,
+ * not listed as { 0, %DRM_TEMPO_ENGINE_INSTANCE_NONE } or already set by an
+ * extension, @width < 2, @num_siblings < 1 or above
+ * &drm_tempo_query_device.max_siblings: -EINVAL; @width above
+ * &drm_tempo_query_device.max_batches: -ENODEV; @engines unreadable:
+ * -EFAULT; an unknown engine, a column mixing classes, an engine listed
+ * twice in one column, or lists that leave no placement on distinct
+ * engines: -EINVAL; a class without parallel support
+ * (&drm_tempo_query_device.parallel_classes): -ENODEV.
+ */
+struct drm_tempo_ctx_ext_parallel {
+	/** @base: name %DRM_TEMPO_CTX_EXT_PARALLEL. */
+	struct drm_tempo_user_extension base;
+	/** @slot: the engine map slot. */
+	__u32 slot;
+	/** @width: batches per exec, at least 2. */
+	__u16 width;
+	/** @num_siblings: engines each batch may run on, at least 1. */
+	__u16 num_siblings;
+	/** @flags: MBZ. */
+	__u32 flags;
+	/** @mbz: MBZ. */
+	__u32 mbz;
+	/**
+	 * @engines: user pointer to @width * @num_siblings
+	 * &struct drm_tempo_engine, see the index formula.
+	 */
+	__u64 engines;
 };
 
 /**
@@ -558,8 +659,8 @@ struct drm_tempo_sync {
  * unknown @ctx_id: -ENOENT; a banned context (one of its jobs failed on
  * the hardware, see %DRM_TEMPO_RESET_STATUS_GUILTY): -ECANCELED; @slot
  * outside the engine map: -EINVAL;
- * @num_batches other than the slot's width (1 for every slot today):
- * -EINVAL; more than &drm_tempo_query_device.max_syncs in or out syncs:
+ * @num_batches other than the slot's width (its
+ * &drm_tempo_ctx_ext_parallel.width, else 1): -EINVAL; more than &drm_tempo_query_device.max_syncs in or out syncs:
  * -EINVAL; an unreadable array: -EFAULT; non-zero sync @flags: -EINVAL; an
  * unknown syncobj handle: -ENOENT. On any error nothing is queued.
  */
@@ -664,6 +765,7 @@ struct drm_tempo_sched {
  *                         kernel's arguments
  * BATCH_START      4      va of a batch, flags: %DRM_TEMPO_BATCH_CHAIN
  * END              1      end of the batch (return from BATCH_START)
+ * WRITE_ENGINE_ID  3      va (4-aligned): class << 16 | instance of the engine
  * ===============  =====  ======================================================
  */
 
@@ -691,6 +793,11 @@ enum drm_tempo_packet {
 	DRM_TEMPO_PKT_BATCH_START = 8,
 	/** @DRM_TEMPO_PKT_END: end of batch. */
 	DRM_TEMPO_PKT_END = 9,
+	/**
+	 * @DRM_TEMPO_PKT_WRITE_ENGINE_ID: write the executing engine's
+	 * class << 16 | instance as a dword at va (4-aligned); 3 dwords.
+	 */
+	DRM_TEMPO_PKT_WRITE_ENGINE_ID = 10,
 };
 
 /**

@@ -187,6 +187,7 @@ s32 tempo_ctx_priority(const struct tempo_ctx *ctx)
 
 static void ctx_free(struct tempo_ctx *ctx)
 {
+	tempo_map_free(ctx);
 	tempo_ctx_state_put(ctx->state);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
@@ -255,44 +256,6 @@ void tempo_ctx_destroy_all(struct tempo_file *tfile)
 
 static void ctx_update(struct tempo_ctx *ctx, s32 *field, s32 value);
 
-static struct tempo_engine_desc *engine_find(struct tempo_device *tdev,
-					     const struct drm_tempo_engine *e)
-{
-	u32 i;
-
-	for (i = 0; i < tdev->num_engines; i++) {
-		struct tempo_engine_desc *d = &tdev->engines[i];
-
-		if (d->engine_class == e->engine_class &&
-		    d->engine_instance == e->engine_instance)
-			return d;
-	}
-	return NULL;
-}
-
-/* Fill the engine of each slot from user space, or the default map. */
-static int slots_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
-			 u64 user_slots)
-{
-	struct drm_tempo_engine e;
-	u32 i;
-
-	for (i = 0; i < ctx->num_slots; i++) {
-		if (!user_slots) {
-			ctx->slots[i].engine = &tdev->engines[i];
-			continue;
-		}
-		void __user *p = u64_to_user_ptr(user_slots) + i * sizeof(e);
-
-		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&e, p, sizeof(e))))
-			return -EFAULT;
-		ctx->slots[i].engine = engine_find(tdev, &e);
-		if (TEMPO_IOCTL_DBG(tdev, !ctx->slots[i].engine))
-			return -EINVAL;
-	}
-	return 0;
-}
-
 static int slots_init(struct tempo_ctx *ctx)
 {
 	struct tempo_prio prio = tempo_priority_map(ctx->tdev,
@@ -301,13 +264,13 @@ static int slots_init(struct tempo_ctx *ctx)
 	int ret;
 
 	for (i = 0; i < ctx->num_slots; i++) {
-		struct tempo_engine_desc *e = ctx->slots[i].engine;
+		struct drm_gpu_scheduler **list;
+		u32 n;
 
+		list = tempo_map_scheds(ctx->tdev, &ctx->slots[i], prio.high, &n);
 		/* A banned context's queued jobs are cancelled, not run. */
 		ret = drm_sched_entity_init(&ctx->slots[i].entity, prio.sched,
-					    e->placed[prio.high],
-					    e->num_placed[prio.high],
-					    &ctx->state->guilty);
+					    list, n, &ctx->state->guilty);
 		if (ret)
 			goto err_fini;
 	}
@@ -353,7 +316,8 @@ static int ctx_create_check(struct tempo_device *tdev, struct drm_file *file,
 
 	if (TEMPO_IOCTL_DBG(tdev, args->flags))
 		return -EINVAL;
-	ret = tempo_check_extensions(tdev, args->extensions);
+	ret = tempo_check_extensions(tdev, args->extensions,
+				     DRM_TEMPO_CTX_EXT_PARALLEL + 1);
 	if (ret)
 		return ret;
 	if (TEMPO_IOCTL_DBG(tdev, args->num_slots > TEMPO_MAX_SLOTS))
@@ -385,7 +349,9 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	ctx = ctx_alloc(tdev, tfile, args);
 	if (!ctx)
 		return -ENOMEM;
-	ret = slots_resolve(tdev, ctx, args->num_slots ? args->slots : 0);
+	ret = tempo_map_resolve(tdev, ctx, args->num_slots ? args->slots : 0);
+	if (!ret)
+		ret = tempo_map_apply_extensions(tdev, ctx, args->extensions);
 	if (ret)
 		goto err_free;
 	ret = tempo_priority_check(tdev, file, args->priority);
@@ -515,11 +481,12 @@ static void ctx_apply_priority(struct tempo_ctx *ctx)
 	lockdep_assert_held(&ctx->lock);
 	for (i = 0; i < ctx->num_slots; i++) {
 		struct tempo_slot *slot = &ctx->slots[i];
-		struct tempo_engine_desc *e = slot->engine;
+		struct drm_gpu_scheduler **list;
+		u32 n;
 
+		list = tempo_map_scheds(ctx->tdev, slot, prio.high, &n);
 		/* Both take effect when the entity next picks a run queue. */
-		drm_sched_entity_modify_sched(&slot->entity, e->placed[prio.high],
-					      e->num_placed[prio.high]);
+		drm_sched_entity_modify_sched(&slot->entity, list, n);
 		drm_sched_entity_set_priority(&slot->entity, prio.sched);
 	}
 }

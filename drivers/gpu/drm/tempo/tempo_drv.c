@@ -90,14 +90,16 @@ static struct platform_device *tempo_pdev;
  * @tdev: the device
  * @extensions: user pointer to the first &struct drm_tempo_user_extension
  *
- * No extension is defined yet, so any link is rejected; the walk still
- * reads and checks each header so that the errno is the documented one.
+ * @num_names: the ioctl's extension names are 0 to @num_names - 1
+ *
+ * Checks each header: the extensions' contents are the ioctl's business.
  *
  * Context: process; may fault.
  * Return: 0, -EFAULT, -EINVAL (non-zero pad, unknown name) or -E2BIG
  * (chain longer than %DRM_TEMPO_MAX_EXTENSIONS).
  */
-int tempo_check_extensions(struct tempo_device *tdev, u64 extensions)
+int tempo_check_extensions(struct tempo_device *tdev, u64 extensions,
+			   u32 num_names)
 {
 	struct drm_tempo_user_extension ext;
 	void __user *p;
@@ -111,7 +113,7 @@ int tempo_check_extensions(struct tempo_device *tdev, u64 extensions)
 			return -EFAULT;
 		if (TEMPO_IOCTL_DBG(tdev, ext.pad))
 			return -EINVAL;
-		if (TEMPO_IOCTL_DBG(tdev, true /* no extension name defined */))
+		if (TEMPO_IOCTL_DBG(tdev, ext.name >= num_names))
 			return -EINVAL;
 		extensions = ext.next;
 	}
@@ -237,10 +239,11 @@ static struct tempo_hw *tempo_hw_from_params(struct device *dev)
 			[TEMPO_HW_CLASS_COMPUTE] = p->compute_engines,
 			[TEMPO_HW_CLASS_COPY] = p->copy_engines,
 		},
+		/* Classes with parallel slots have one more HQD, for gangs. */
 		.queues = {
 			[TEMPO_HW_CLASS_GFX] = p->queues,
-			[TEMPO_HW_CLASS_COMPUTE] = p->compute_queues,
-			[TEMPO_HW_CLASS_COPY] = p->queues,
+			[TEMPO_HW_CLASS_COMPUTE] = p->compute_queues + 1,
+			[TEMPO_HW_CLASS_COPY] = p->queues + 1,
 		},
 		.num_cus = p->cus,
 		.ring_size = TEMPO_RING_SIZE,

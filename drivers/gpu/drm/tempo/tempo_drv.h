@@ -53,7 +53,8 @@ static inline struct tempo_queue *to_tempo_queue(struct drm_gpu_scheduler *s)
 
 /* tempo_drv.c */
 extern struct tempo_params tempo_params;
-int tempo_check_extensions(struct tempo_device *tdev, u64 extensions);
+int tempo_check_extensions(struct tempo_device *tdev, u64 extensions,
+			   u32 num_names);
 struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 				    struct file **filp);
 
@@ -96,6 +97,16 @@ int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
 int tempo_ioctl_sched(struct drm_device *dev, void *data,
 		      struct drm_file *file);
 
+/* tempo_map.c */
+int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
+		      u64 user_slots);
+int tempo_map_apply_extensions(struct tempo_device *tdev,
+			       struct tempo_ctx *ctx, u64 extensions);
+struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
+					    struct tempo_slot *slot, bool high,
+					    u32 *n);
+void tempo_map_free(struct tempo_ctx *ctx);
+
 /* tempo_submit.c */
 int tempo_ioctl_exec(struct drm_device *dev, void *data,
 		     struct drm_file *file);
@@ -103,7 +114,10 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 /* tempo_sched.c */
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
-struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va);
+u32 tempo_class_queues(u32 engine_class);
+struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
+				  const struct tempo_slot *slot,
+				  const u64 *batches);
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		   struct tempo_slot *slot, struct drm_file *file);
 void tempo_job_free(struct tempo_job *job);

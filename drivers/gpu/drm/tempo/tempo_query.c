@@ -57,6 +57,8 @@ static void device_fill(struct tempo_device *tdev, struct drm_file *file,
 	d->max_packet_dwords = TEMPO_HW_MAX_PACKET_DW;
 	d->max_groups = TEMPO_HW_MAX_GROUPS;
 	d->job_timeout_ms = tdev->job_timeout_ms;
+	d->parallel_classes = TEMPO_PARALLEL_CLASSES;
+	d->max_siblings = TEMPO_MAX_SIBLINGS;
 }
 
 static size_t engines_size(struct tempo_device *tdev)

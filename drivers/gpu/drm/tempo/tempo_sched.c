@@ -28,6 +28,7 @@
 #define TEMPO_ABORT_WAIT_MS	1000
 
 #include <linux/delay.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -125,6 +126,86 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
+/*
+ * Place a gang: batch i on one engine of its column, all on distinct
+ * engines. Columns are tried from a random sibling on, engines whose gang
+ * HQD is idle first, so every valid placement can come up. Does not
+ * allocate: run_job may not.
+ */
+static bool place_column(struct tempo_gang_job *g, u32 col, bool idle_only,
+			 struct tempo_hw_hqd **hqds)
+{
+	u32 n = g->num_siblings, start = get_random_u32_below(n), k, i;
+
+	if (col == g->hw.width)
+		return true;
+	for (k = 0; k < n; k++) {
+		struct tempo_engine_desc *e = g->siblings[col * n + (start + k) % n];
+		bool used = false;
+
+		for (i = 0; i < col; i++)
+			used |= hqds[i] == e->gang_hqd;
+		if (used || (idle_only && !tempo_hw_hqd_idle(e->gang_hqd)))
+			continue;
+		hqds[col] = e->gang_hqd;
+		if (place_column(g, col + 1, idle_only, hqds))
+			return true;
+	}
+	return false;
+}
+
+static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
+{
+	struct tempo_job *job = to_tempo_job(sched_job);
+	struct tempo_device *tdev = to_tempo_queue(sched_job->sched)->tdev;
+	struct tempo_hw_hqd *hqds[TEMPO_HW_MAX_WIDTH];
+	struct dma_fence *fence;
+	u32 i;
+	int idx;
+
+	if (unlikely(sched_job->s_fence->finished.error))
+		return NULL;
+	if (job->hw.fence->base.ops)
+		return dma_fence_get(&job->hw.fence->base);
+	/* Validated at context creation: a placement exists. */
+	if (!place_column(job->gang, 0, true, hqds) &&
+	    WARN_ON(!place_column(job->gang, 0, false, hqds)))
+		return ERR_PTR(-EINVAL);
+	if (!drm_dev_enter(&tdev->drm, &idx))
+		return ERR_PTR(-ENODEV);
+	for (i = 0; i < job->gang->hw.width; i++)
+		program_hqd(hqds[i], &job->prio);
+	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
+	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
+		job_hw_done(fence, &job->hw_done);
+	drm_dev_exit(idx);
+	return fence;
+}
+
+static enum drm_gpu_sched_stat tempo_timedout_gang(struct drm_sched_job *sched_job)
+{
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+	struct tempo_device *tdev = to_tempo_queue(sched)->tdev;
+	struct tempo_job *job = to_tempo_job(sched_job);
+	struct dma_fence *fence = &job->hw.fence->base;
+	int idx;
+
+	if (!drm_dev_enter(&tdev->drm, &idx))
+		return DRM_GPU_SCHED_STAT_ENODEV;
+	drm_sched_stop(sched, sched_job);
+	atomic_inc(&tdev->reset_count);
+	if (fence->ops) {
+		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
+		if (!dma_fence_wait_timeout(fence, false,
+					    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
+			drm_warn_once(&tdev->drm, "hardware did not abort a gang\n");
+	}
+	drm_sched_resubmit_jobs(sched);
+	tempo_compat_sched_start(sched);
+	drm_dev_exit(idx);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
 static void tempo_free_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -139,29 +220,65 @@ static const struct drm_sched_backend_ops tempo_sched_ops = {
 	.free_job = tempo_free_job,
 };
 
+static const struct drm_sched_backend_ops tempo_gang_ops = {
+	.run_job = tempo_run_gang,
+	.timedout_job = tempo_timedout_gang,
+	.free_job = tempo_free_job,
+};
+
+static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
+		      const u64 *batches)
+{
+	struct tempo_gang_job *g = kzalloc(sizeof(*g), GFP_KERNEL);
+	u32 i;
+
+	if (!g)
+		return -ENOMEM;
+	g->hw.width = slot->width;
+	g->hw.fence = job->hw.fence;
+	g->num_siblings = slot->num_siblings;
+	memcpy(g->siblings, slot->siblings, sizeof(g->siblings));
+	for (i = 0; i < slot->width; i++) {
+		g->hw.members[i].mmu = job->hw.mmu;
+		g->hw.members[i].batch_va = batches[i];
+	}
+	job->gang = g;
+	return 0;
+}
+
 /**
  * tempo_job_alloc() - allocate a job and its hardware fence
  * @vm: address space of the job, referenced by the job
- * @batch_va: GPU address of its batch
+ * @slot: the slot it is for
+ * @batches: GPU addresses of its batches, @slot->width of them
  *
  * Context: process; may sleep.
  * Return: the job or NULL.
  */
-struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va)
+struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
+				  const struct tempo_slot *slot,
+				  const u64 *batches)
 {
 	struct tempo_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
 
 	if (!job)
 		return NULL;
 	job->hw.fence = tempo_hw_fence_alloc();
-	if (!job->hw.fence) {
-		kfree(job);
-		return NULL;
-	}
+	if (!job->hw.fence)
+		goto err_free;
 	job->vm = tempo_vm_get(vm);
 	job->hw.mmu = &vm->mmu;
-	job->hw.batch_va = batch_va;
+	job->hw.batch_va = batches[0];
+	if (slot->kind == TEMPO_SLOT_PARALLEL && gang_alloc(job, slot, batches))
+		goto err_put;
 	return job;
+
+err_put:
+	tempo_vm_put(job->vm);
+	tempo_hw_fence_free(job->hw.fence);
+err_free:
+	kfree(job);
+	return NULL;
 }
 
 /**
@@ -177,8 +294,12 @@ struct tempo_job *tempo_job_alloc(struct tempo_vm *vm, u64 batch_va)
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		   struct tempo_slot *slot, struct drm_file *file)
 {
+	u32 i;
+
 	job->state = tempo_ctx_state_get(ctx->state);
 	job->hw.cancel = &job->state->guilty;
+	for (i = 0; job->gang && i < job->gang->hw.width; i++)
+		job->gang->hw.members[i].cancel = &job->state->guilty;
 	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
 	return tempo_compat_job_init(&job->base, &slot->entity, slot,
 				     file->client_id);
@@ -203,6 +324,7 @@ void tempo_job_free(struct tempo_job *job)
 		tempo_hw_fence_free(job->hw.fence);
 	tempo_ctx_state_put(job->state);
 	tempo_vm_put(job->vm);
+	kfree(job->gang);
 	kfree(job);
 }
 
@@ -238,16 +360,11 @@ static void engine_place(struct tempo_device *tdev, struct tempo_engine_desc *e)
 	}
 }
 
-static int engines_init(struct tempo_device *tdev)
+static void engines_init(struct tempo_device *tdev)
 {
 	struct tempo_hw_hqd_info info;
 	u32 q;
 
-	tdev->num_engines = tempo_hw_num_engines(tdev->hw);
-	tdev->engines = drmm_kcalloc(&tdev->drm, tdev->num_engines,
-				     sizeof(*tdev->engines), GFP_KERNEL);
-	if (!tdev->engines)
-		return -ENOMEM;
 	for (q = 0; q < tdev->num_queues; q++) {
 		struct tempo_engine_desc *e;
 
@@ -261,7 +378,6 @@ static int engines_init(struct tempo_device *tdev)
 	}
 	for (q = 0; q < tdev->num_engines; q++)
 		engine_place(tdev, &tdev->engines[q]);
-	return 0;
 }
 
 static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
@@ -283,7 +399,60 @@ static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
 }
 
 /**
- * tempo_sched_init() - one scheduler per hardware queue
+ * tempo_class_queues() - HQDs of an engine that contexts submit to
+ * @engine_class: &enum drm_tempo_engine_class
+ *
+ * Engines of a class with parallel slots have one more HQD, for gangs.
+ *
+ * Context: any.
+ * Return: the count, from the module parameters.
+ */
+u32 tempo_class_queues(u32 engine_class)
+{
+	if (engine_class == DRM_TEMPO_ENGINE_CLASS_COMPUTE)
+		return tempo_params.compute_queues;
+	return tempo_params.queues;
+}
+
+/* Sort the hardware's HQDs: schedulers for most, the gang HQD apart. */
+static int hqds_split(struct tempo_device *tdev)
+{
+	u32 q, n = tempo_hw_num_hqds(tdev->hw);
+	struct tempo_hw_hqd_info info;
+
+	tdev->num_engines = tempo_hw_num_engines(tdev->hw);
+	tdev->engines = drmm_kcalloc(&tdev->drm, tdev->num_engines,
+				     sizeof(*tdev->engines), GFP_KERNEL);
+	tdev->queues = drmm_kcalloc(&tdev->drm, n, sizeof(*tdev->queues),
+				    GFP_KERNEL);
+	if (!tdev->engines || !tdev->queues)
+		return -ENOMEM;
+	for (q = 0; q < n; q++) {
+		struct tempo_hw_hqd *hqd = tempo_hw_hqd(tdev->hw, q);
+
+		tempo_hw_hqd_info(hqd, &info);
+		if (info.queue == tempo_class_queues(info.engine_class)) {
+			tdev->engines[info.engine].gang_hqd = hqd;
+			continue;
+		}
+		tdev->queues[tdev->num_queues].tdev = tdev;
+		tdev->queues[tdev->num_queues++].hqd = hqd;
+	}
+	return 0;
+}
+
+static int gang_queue_init(struct tempo_device *tdev)
+{
+	tdev->gang.tdev = tdev;
+	tdev->gang_scheds[0] = &tdev->gang.sched;
+	return tempo_compat_sched_init(&tdev->gang.sched, &tempo_gang_ops,
+				       TEMPO_RING_SIZE,
+				       msecs_to_jiffies(tdev->job_timeout_ms),
+				       "tempo-gang", tdev->drm.dev);
+}
+
+/**
+ * tempo_sched_init() - one scheduler per hardware queue, one for gangs
  * @tdev: the device, its hardware created
  *
  * Context: process; may sleep.
@@ -294,21 +463,18 @@ int tempo_sched_init(struct tempo_device *tdev)
 	u32 q;
 	int ret;
 
-	tdev->num_queues = tempo_hw_num_hqds(tdev->hw);
-	tdev->queues = drmm_kcalloc(&tdev->drm, tdev->num_queues,
-				    sizeof(*tdev->queues), GFP_KERNEL);
-	if (!tdev->queues)
-		return -ENOMEM;
+	ret = hqds_split(tdev);
+	if (ret)
+		return ret;
 	for (q = 0; q < tdev->num_queues; q++) {
-		tdev->queues[q].tdev = tdev;
-		tdev->queues[q].hqd = tempo_hw_hqd(tdev->hw, q);
 		ret = queue_init(tdev, &tdev->queues[q]);
 		if (ret)
 			goto err_fini;
 	}
-	ret = engines_init(tdev);
+	ret = gang_queue_init(tdev);
 	if (ret)
 		goto err_fini;
+	engines_init(tdev);
 	return 0;
 
 err_fini:
@@ -352,5 +518,9 @@ void tempo_sched_fini(struct tempo_device *tdev)
 	for (q = 0; q < tdev->num_queues; q++) {
 		queue_wait_idle(tdev, &tdev->queues[q]);
 		drm_sched_fini(&tdev->queues[q].sched);
+	}
+	if (tdev->gang.tdev) {
+		queue_wait_idle(tdev, &tdev->gang);
+		drm_sched_fini(&tdev->gang.sched);
 	}
 }

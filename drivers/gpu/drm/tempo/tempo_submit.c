@@ -42,7 +42,7 @@
  * @args: the ioctl arguments
  * @ctx: the context, referenced
  * @slot: the slot of @ctx
- * @batch: GPU address of the batch
+ * @batches: GPU addresses of the batches, one per batch of the slot
  * @in: the in-syncs, copied
  * @out: the out-syncs, copied
  * @out_syncobjs: the syncobjs of @out, referenced
@@ -57,7 +57,7 @@ struct tempo_submit {
 	struct drm_tempo_exec *args;
 	struct tempo_ctx *ctx;
 	struct tempo_slot *slot;
-	u64 batch;
+	u64 batches[TEMPO_HW_MAX_WIDTH];
 	struct drm_tempo_sync *in;
 	struct drm_tempo_sync *out;
 	struct drm_syncobj **out_syncobjs;
@@ -75,7 +75,7 @@ static int submit_check_args(struct tempo_submit *s)
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(s->tdev, args->pad))
 		return -EINVAL;
-	return tempo_check_extensions(s->tdev, args->extensions);
+	return tempo_check_extensions(s->tdev, args->extensions, 0);
 }
 
 static int submit_lookup(struct tempo_submit *s)
@@ -92,7 +92,7 @@ static int submit_lookup(struct tempo_submit *s)
 		return -EINVAL;
 	slot = array_index_nospec(args->slot, s->ctx->num_slots);
 	s->slot = &s->ctx->slots[slot];
-	if (TEMPO_IOCTL_DBG(s->tdev, args->num_batches != 1))
+	if (TEMPO_IOCTL_DBG(s->tdev, args->num_batches != s->slot->width))
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(s->tdev, args->num_in_syncs > TEMPO_MAX_SYNCS ||
 			    args->num_out_syncs > TEMPO_MAX_SYNCS))
@@ -132,10 +132,10 @@ static int submit_copy_in(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
 	void __user *batches = u64_to_user_ptr(args->batches);
+	size_t size = args->num_batches * sizeof(s->batches[0]);
 	int ret;
 
-	if (TEMPO_IOCTL_DBG(s->tdev, copy_from_user(&s->batch, batches,
-						    sizeof(s->batch))))
+	if (TEMPO_IOCTL_DBG(s->tdev, copy_from_user(s->batches, batches, size)))
 		return -EFAULT;
 	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs, &s->in);
 	if (!ret)
@@ -152,7 +152,8 @@ static int submit_job_init(struct tempo_submit *s)
 {
 	int ret;
 
-	s->job = tempo_job_alloc(to_tempo_file(s->file)->vm, s->batch);
+	s->job = tempo_job_alloc(to_tempo_file(s->file)->vm, s->slot,
+				 s->batches);
 	if (!s->job)
 		return -ENOMEM;
 	ret = tempo_job_init(s->job, s->ctx, s->slot, s->file);

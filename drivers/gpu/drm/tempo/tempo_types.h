@@ -17,16 +17,25 @@
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
 
+#include <drm/tempo_drm.h>
+
 #include "hw/tempo_hw.h"
 
 /* Hardware queues an engine may have. */
 #define TEMPO_MAX_QUEUES	8
+/* HQDs an engine may have: its queues and one for gangs. */
+#define TEMPO_MAX_HQDS		(TEMPO_MAX_QUEUES + 1)
+/* Engines a load-balanced or parallel slot may list per batch. */
+#define TEMPO_MAX_SIBLINGS	8
+/* Engine classes with parallel slots, as bits. */
+#define TEMPO_PARALLEL_CLASSES	(BIT(DRM_TEMPO_ENGINE_CLASS_COMPUTE) | \
+				 BIT(DRM_TEMPO_ENGINE_CLASS_COPY))
 /* Jobs an HQD ring holds: the credit limit of its scheduler. */
 #define TEMPO_RING_SIZE		64
 /* Limits reported by the device query. */
 #define TEMPO_MAX_SLOTS		64
 #define TEMPO_MAX_SYNCS		64
-#define TEMPO_MAX_BATCHES	1
+#define TEMPO_MAX_BATCHES	TEMPO_HW_MAX_WIDTH
 #define TEMPO_MAX_BO_SIZE	BIT_ULL(30)
 #define TEMPO_VA_START		BIT_ULL(20)
 #define TEMPO_VA_END		BIT_ULL(40)
@@ -109,6 +118,8 @@ struct tempo_queue {
  * @scheds: the schedulers of those queues
  * @num_placed: entries of @placed, for regular [0] and high [1] contexts
  * @placed: the schedulers a slot's entity may use, by context kind
+ * @gang_hqd: the HQD that runs gang members, or NULL when the engine's
+ *	class has no parallel slots
  */
 struct tempo_engine_desc {
 	u16 engine_class;
@@ -118,6 +129,7 @@ struct tempo_engine_desc {
 	struct drm_gpu_scheduler *scheds[TEMPO_MAX_QUEUES];
 	u32 num_placed[2];
 	struct drm_gpu_scheduler *placed[2][TEMPO_MAX_QUEUES];
+	struct tempo_hw_hqd *gang_hqd;
 };
 
 /**
@@ -127,7 +139,9 @@ struct tempo_engine_desc {
  * @num_engines: entries in @engines
  * @engines: the engines, by class then instance
  * @num_queues: entries in @queues
- * @queues: one scheduler per HQD, engine after engine
+ * @queues: one scheduler per HQD, engine after engine, gang HQDs excluded
+ * @gang: the scheduler of every parallel slot's gangs
+ * @gang_scheds: @gang's scheduler, as an entity's list
  * @job_timeout_ms: job timeout
  * @hqd_policy: &enum tempo_hqd_policy
  * @reset_count: hardware queue resets since load
@@ -139,6 +153,8 @@ struct tempo_device {
 	struct tempo_engine_desc *engines;
 	u32 num_queues;
 	struct tempo_queue *queues;
+	struct tempo_queue gang;
+	struct drm_gpu_scheduler *gang_scheds[1];
 	u32 job_timeout_ms;
 	u32 hqd_policy;
 	atomic_t reset_count;
@@ -177,13 +193,53 @@ struct tempo_mapping {
 };
 
 /**
+ * enum tempo_slot_kind - what an engine map slot is
+ * @TEMPO_SLOT_UNSET: listed for an extension that has not set it yet
+ * @TEMPO_SLOT_ENGINE: one engine
+ * @TEMPO_SLOT_BALANCED: a virtual engine over sibling engines
+ * @TEMPO_SLOT_PARALLEL: gangs of several batches on distinct engines
+ */
+enum tempo_slot_kind {
+	TEMPO_SLOT_UNSET,
+	TEMPO_SLOT_ENGINE,
+	TEMPO_SLOT_BALANCED,
+	TEMPO_SLOT_PARALLEL,
+};
+
+/**
  * struct tempo_slot - one entry of a context's engine map
- * @engine: the engine it submits to
+ * @kind: &enum tempo_slot_kind
+ * @engine: the engine, for %TEMPO_SLOT_ENGINE
+ * @width: batches per exec: 1, or the gang width of a parallel slot
+ * @num_siblings: siblings per batch, for balanced and parallel slots
+ * @siblings: the sibling engines; batch i's sibling j is at
+ *	[i * @num_siblings + j]
+ * @num_balanced: entries of @balanced, for regular [0] and high [1]
+ *	contexts
+ * @balanced: the schedulers of a balanced slot's siblings
  * @entity: the scheduler entity of the slot
  */
 struct tempo_slot {
+	u32 kind;
 	struct tempo_engine_desc *engine;
+	u32 width;
+	u32 num_siblings;
+	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
+	u32 num_balanced[2];
+	struct drm_gpu_scheduler **balanced[2];
 	struct drm_sched_entity entity;
+};
+
+/**
+ * struct tempo_gang_job - what a parallel job carries to run_job
+ * @hw: the gang as written into the HQD rings
+ * @num_siblings: siblings per batch
+ * @siblings: the candidate engines, as &tempo_slot.siblings
+ */
+struct tempo_gang_job {
+	struct tempo_hw_gang hw;
+	u32 num_siblings;
+	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
 };
 
 /**
@@ -247,6 +303,8 @@ struct tempo_file {
  * @vm: the address space, referenced
  * @state: its context's state, referenced
  * @prio: its priority, as the context had it at exec
+ * @gang: for a parallel slot, the gang; @hw is then unused but for its
+ *	fence, which is the gang's
  * @hw_done: called when the hardware fence signals
  */
 struct tempo_job {
@@ -255,6 +313,7 @@ struct tempo_job {
 	struct tempo_vm *vm;
 	struct tempo_ctx_state *state;
 	struct tempo_prio prio;
+	struct tempo_gang_job *gang;
 	struct dma_fence_cb hw_done;
 };
 

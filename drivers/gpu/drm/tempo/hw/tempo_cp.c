@@ -76,8 +76,11 @@ static int cp_interrupted(struct tempo_cp_exec *x)
 	return tempo_hqd_abort_pending(x->hqd, x->st->job);
 }
 
+/* Gang members are not preempted: a gang runs as one unit. */
 static bool cp_yield(struct tempo_cp_exec *x)
 {
+	if (x->st->job->gang)
+		return false;
 	return tempo_hqd_should_yield(x->engine, x->hqd, x->slice_end);
 }
 
@@ -121,6 +124,17 @@ static int cp_write_timestamp(struct tempo_cp_exec *x,
 	if (va & 7)
 		return -EILSEQ;
 	return tempo_mem_write(cp_mmu(x), va, &now, sizeof(now));
+}
+
+static int cp_write_engine_id(struct tempo_cp_exec *x,
+			      const struct tempo_packet *p)
+{
+	u64 va = tempo_isa_qword(p, 1);
+	u32 id = x->engine->engine_class << 16 | x->engine->instance;
+
+	if (va & 3)
+		return -EILSEQ;
+	return tempo_mem_write(cp_mmu(x), va, &id, sizeof(id));
 }
 
 static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
@@ -257,8 +271,20 @@ static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 		return cp_dispatch(x, p);
 	case DRM_TEMPO_PKT_BATCH_START:
 		return cp_batch_start(x, p);
+	case DRM_TEMPO_PKT_WRITE_ENGINE_ID:
+		return cp_write_engine_id(x, p);
 	}
 	return -EILSEQ;
+}
+
+static void gang_arrive(struct tempo_hw_gang *gang)
+{
+	u32 i;
+
+	if (atomic_inc_return(&gang->started) != gang->width)
+		return;
+	for (i = 0; i < gang->width; i++)
+		wake_up(&gang->members[i].hqd->engine->wq);
 }
 
 /* Start the job at the read pointer, or resume the one saved. */
@@ -277,8 +303,33 @@ static int cp_enter(struct tempo_cp_exec *x)
 	spin_unlock_irq(&x->engine->lock);
 	st->depth = 0;
 	st->pc[0] = st->job->batch_va;
+	if (st->job->gang)
+		gang_arrive(st->job->gang);
 	if (st->job->cancel && atomic_read(st->job->cancel))
 		return -ECANCELED;
+	return 0;
+}
+
+static bool gang_ready(struct tempo_hw_gang *gang)
+{
+	return atomic_read(&gang->started) == gang->width;
+}
+
+/* No member of a gang runs a packet before all have their engine. */
+static int cp_gang_barrier(struct tempo_cp_exec *x)
+{
+	struct tempo_hw_gang *gang = x->st->job->gang;
+	int ret;
+
+	while (!gang_ready(gang)) {
+		ret = cp_interrupted(x);
+		if (ret)
+			return ret;
+		wait_event_interruptible_timeout(x->engine->wq,
+						 gang_ready(gang) ||
+						 READ_ONCE(x->engine->doorbell),
+						 msecs_to_jiffies(1));
+	}
 	return 0;
 }
 
@@ -289,6 +340,8 @@ static int cp_run(struct tempo_cp_exec *x)
 	int ret;
 
 	ret = cp_enter(x);
+	if (!ret && x->st->job->gang)
+		ret = cp_gang_barrier(x);
 	if (!ret && x->st->in_dispatch)
 		ret = cp_dispatch_wait(x);
 	while (!ret) {

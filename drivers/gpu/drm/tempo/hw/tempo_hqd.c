@@ -278,6 +278,22 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 	wake_up(&engine->wq);
 }
 
+/* Write a job descriptor at the write pointer; the engine lock is held. */
+static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
+{
+	struct tempo_mqd *mqd = &hqd->mqd;
+
+	lockdep_assert_held(&hqd->engine->lock);
+	job->seqno = ++hqd->seqno;
+	job->hqd = hqd;
+	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
+	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
+	if (mqd->wptr == mqd->rptr)
+		high_queue_busy(hqd, true);
+	mqd->wptr++;
+	hqd->engine->doorbell = true;
+}
+
 /**
  * tempo_hw_hqd_submit() - write a job into an HQD ring and ring the doorbell
  * @hqd: the queue
@@ -296,24 +312,117 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 				      struct tempo_hw_job *job)
 {
 	struct tempo_engine *engine = hqd->engine;
-	struct tempo_mqd *mqd = &hqd->mqd;
 	struct tempo_hw_fence *fence = job->fence;
 	unsigned long flags;
 
 	spin_lock_init(&fence->lock);
 	spin_lock_irqsave(&engine->lock, flags);
+	ring_write(hqd, job);
 	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
-		       hqd->fence_context, ++hqd->seqno);
+		       hqd->fence_context, job->seqno);
 	dma_fence_get(&fence->base); /* the ring's reference */
-	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
-	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
-	if (mqd->wptr == mqd->rptr)
-		high_queue_busy(hqd, true);
-	mqd->wptr++;
-	engine->doorbell = true;
 	spin_unlock_irqrestore(&engine->lock, flags);
 	wake_up(&engine->wq);
 	return dma_fence_get(&fence->base);
+}
+
+/**
+ * tempo_hw_gang_submit() - write a gang's members into HQD rings
+ * @gang: the gang; its fence was allocated with tempo_hw_fence_alloc()
+ * @hqds: the HQD of each member, on distinct engines
+ *
+ * The members are written under one lock, so every HQD sees gangs in the
+ * same order and gangs sharing engines cannot wait on each other in a
+ * cycle. The caller guarantees a free entry in each ring. Does not
+ * allocate.
+ *
+ * Context: any.
+ * Return: a new reference to the gang's fence.
+ */
+struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
+				       struct tempo_hw_hqd **hqds)
+{
+	struct tempo_hw *hw = hqds[0]->engine->hw;
+	struct tempo_hw_fence *fence = gang->fence;
+	unsigned long flags;
+	u32 i;
+
+	atomic_set(&gang->started, 0);
+	atomic_set(&gang->pending, gang->width);
+	atomic_set(&gang->error, 0);
+	spin_lock_init(&fence->lock);
+	spin_lock_irqsave(&hw->gang_lock, flags);
+	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
+		       hw->gang_fence_context, ++hw->gang_seqno);
+	for (i = 0; i < gang->width; i++) {
+		struct tempo_engine *engine = hqds[i]->engine;
+
+		dma_fence_get(&fence->base); /* each ring's reference */
+		gang->members[i].gang = gang;
+		spin_lock(&engine->lock);
+		ring_write(hqds[i], &gang->members[i]);
+		spin_unlock(&engine->lock);
+	}
+	spin_unlock_irqrestore(&hw->gang_lock, flags);
+	for (i = 0; i < gang->width; i++)
+		wake_up(&hqds[i]->engine->wq);
+	return dma_fence_get(&fence->base);
+}
+
+/**
+ * tempo_hw_gang_abort() - ask the hardware to stop every member of a gang
+ * @gang: the gang
+ * @error: the error its fence will carry
+ *
+ * Context: any.
+ */
+void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error)
+{
+	u32 i;
+
+	for (i = 0; i < gang->width; i++)
+		tempo_hw_hqd_abort(gang->members[i].hqd, &gang->members[i],
+				   error);
+}
+
+/**
+ * tempo_hw_hqd_idle() - whether an HQD's ring is empty
+ * @hqd: the queue
+ *
+ * Context: any; takes the engine's lock.
+ * Return: true when no job is queued or running on it.
+ */
+bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd)
+{
+	unsigned long flags;
+	bool idle;
+
+	spin_lock_irqsave(&hqd->engine->lock, flags);
+	idle = hqd->mqd.rptr == hqd->mqd.wptr;
+	spin_unlock_irqrestore(&hqd->engine->lock, flags);
+	return idle;
+}
+
+static void fence_end(struct dma_fence *fence, int error)
+{
+	bool cookie = dma_fence_begin_signalling();
+
+	if (error)
+		dma_fence_set_error(fence, error);
+	dma_fence_signal(fence);
+	dma_fence_end_signalling(cookie);
+}
+
+/* A member ended: the gang's fence signals when the last one does. */
+static void gang_member_end(struct tempo_hw_gang *gang, int error)
+{
+	struct dma_fence *fence = &gang->fence->base;
+
+	if (error)
+		atomic_cmpxchg(&gang->error, 0, error);
+	if (atomic_dec_and_test(&gang->pending))
+		fence_end(fence, atomic_read(&gang->error));
+	dma_fence_put(fence);
 }
 
 /**
@@ -328,25 +437,23 @@ void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 		      int error)
 {
 	struct tempo_engine *engine = hqd->engine;
-	struct dma_fence *fence = &job->fence->base;
-	bool cookie;
 
 	spin_lock_irq(&engine->lock);
 	hqd->mqd.rptr++;
 	if (hqd->mqd.rptr == hqd->mqd.wptr)
 		high_queue_busy(hqd, false);
 	hqd->jobs_done++;
-	hqd->retired_seqno = fence->seqno;
-	if (hqd->abort_seqno == fence->seqno)
+	hqd->retired_seqno = job->seqno;
+	if (hqd->abort_seqno == job->seqno)
 		hqd->abort_seqno = 0;
 	spin_unlock_irq(&engine->lock);
 
-	cookie = dma_fence_begin_signalling();
-	if (error)
-		dma_fence_set_error(fence, error);
-	dma_fence_signal(fence);
-	dma_fence_end_signalling(cookie);
-	dma_fence_put(fence);
+	if (job->gang) {
+		gang_member_end(job->gang, error);
+		return;
+	}
+	fence_end(&job->fence->base, error);
+	dma_fence_put(&job->fence->base);
 }
 
 /**
@@ -369,8 +476,8 @@ void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 	unsigned long flags;
 
 	spin_lock_irqsave(&engine->lock, flags);
-	if (job->fence->base.seqno > hqd->retired_seqno) {
-		hqd->abort_seqno = job->fence->base.seqno;
+	if (job->seqno > hqd->retired_seqno) {
+		hqd->abort_seqno = job->seqno;
 		hqd->abort_error = error;
 		engine->doorbell = true;
 	}
@@ -389,7 +496,7 @@ void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
 			    const struct tempo_hw_job *job)
 {
-	if (READ_ONCE(hqd->abort_seqno) != job->fence->base.seqno)
+	if (READ_ONCE(hqd->abort_seqno) != job->seqno)
 		return 0;
 	return READ_ONCE(hqd->abort_error);
 }

@@ -126,12 +126,43 @@ struct tempo_hw_fence {
  *	with an error when the job failed
  * @cancel: when non-zero as the job is about to start, the hardware skips
  *	it and ends it with -ECANCELED (a banned context's status word)
+ * @gang: the gang the job is a member of, or NULL
+ * @hqd: the HQD it was written to, set by the hardware
+ * @seqno: position of the job in its HQD, set by the hardware
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
 	u64 batch_va;
 	struct tempo_hw_fence *fence;
 	const atomic_t *cancel;
+	struct tempo_hw_gang *gang;
+	struct tempo_hw_hqd *hqd;
+	u64 seqno;
+};
+
+/* Most batches of one gang. */
+#define TEMPO_HW_MAX_WIDTH		4
+
+/**
+ * struct tempo_hw_gang - batches that run together on several engines
+ * @width: members in @members
+ * @members: one job per batch; their @fence is NULL, the gang's is @fence
+ * @fence: signalled when every member has ended, with the first error
+ * @started: members whose engine has started them
+ * @pending: members not ended
+ * @error: first error of a member, or 0
+ *
+ * A member does not run its first packet before every member has started
+ * on its engine, and members are not preempted: a gang runs, and is
+ * scheduled, as one unit.
+ */
+struct tempo_hw_gang {
+	u32 width;
+	struct tempo_hw_job members[TEMPO_HW_MAX_WIDTH];
+	struct tempo_hw_fence *fence;
+	atomic_t started;
+	atomic_t pending;
+	atomic_t error;
 };
 
 struct tempo_hw *tempo_hw_create(struct device *dev,
@@ -151,6 +182,10 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 				      struct tempo_hw_job *job);
 void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 			int error);
+struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
+				       struct tempo_hw_hqd **hqds);
+void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);
+bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd);
 void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 			       u8 queue_priority);
 

@@ -15,7 +15,7 @@
 
 struct task_struct;
 
-#define TEMPO_HW_MAX_QUEUES		8
+#define TEMPO_HW_MAX_QUEUES		9
 #define TEMPO_HW_MAX_CUS		64
 #define TEMPO_HW_MAX_ARGS		(TEMPO_HW_MAX_PACKET_DW - 5)
 
@@ -199,6 +199,9 @@ struct tempo_cu_pool {
  * @num_engines: entries in @engines
  * @engines: all engines, by class then instance
  * @cus: the compute-unit pool
+ * @gang_lock: orders the ring writes of gangs
+ * @gang_fence_context: dma_fence context of gang fences
+ * @gang_seqno: last gang fence seqno; guarded by @gang_lock
  */
 struct tempo_hw {
 	struct device *dev;
@@ -206,6 +209,9 @@ struct tempo_hw {
 	u32 num_engines;
 	struct tempo_engine *engines;
 	struct tempo_cu_pool cus;
+	spinlock_t gang_lock; /* orders gang ring writes */
+	u64 gang_fence_context;
+	u64 gang_seqno;
 };
 
 /**

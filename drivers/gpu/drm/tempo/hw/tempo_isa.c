@@ -39,7 +39,7 @@ int tempo_isa_check_header(u32 header, u32 *op, u32 *len)
 
 	if (header & TEMPO_PKT_MBZ_MASK)
 		return -EILSEQ;
-	if (*op > DRM_TEMPO_PKT_END)
+	if (*op > DRM_TEMPO_PKT_WRITE_ENGINE_ID)
 		return -EILSEQ;
 	if (*len == 0 || *len > TEMPO_HW_MAX_PACKET_DW)
 		return -EILSEQ;
@@ -67,6 +67,7 @@ static bool len_ok(const struct tempo_packet *pkt)
 	case DRM_TEMPO_PKT_WRITE_DATA:
 		return pkt->len >= 4;
 	case DRM_TEMPO_PKT_WRITE_TIMESTAMP:
+	case DRM_TEMPO_PKT_WRITE_ENGINE_ID:
 		return pkt->len == 3;
 	case DRM_TEMPO_PKT_COPY:
 	case DRM_TEMPO_PKT_ATOMIC:

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Engine maps
+ *
+ * A context's engine map is an array of slots. A slot is one engine, a
+ * load-balanced virtual engine over sibling engines of one class, or a
+ * parallel slot that runs gangs of several batches on distinct engines.
+ * &drm_tempo_ctx_create.slots lists plain engines, and
+ * { 0, %DRM_TEMPO_ENGINE_INSTANCE_NONE } for a slot that an extension of
+ * the same ioctl sets.
+ *
+ * Each slot has one drm_sched entity. A plain slot's entity may use the
+ * HQDs of its engine that suit the context's priority; a balanced slot's
+ * entity may use those of every sibling, so drm_sched places it on the
+ * least-loaded one whenever the slot is idle. A parallel slot's entity
+ * feeds the device's gang scheduler, whose run_job picks a placement (one
+ * engine per batch from its column of siblings, all distinct, idle engines
+ * first, at random among equals) and writes every member into the gang
+ * HQD of its engine.
+ */
+
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+#include <drm/tempo_drm.h>
+
+#include "tempo_drv.h"
+
+static struct tempo_engine_desc *engine_find(struct tempo_device *tdev,
+					     const struct drm_tempo_engine *e)
+{
+	u32 i;
+
+	for (i = 0; i < tdev->num_engines; i++) {
+		struct tempo_engine_desc *d = &tdev->engines[i];
+
+		if (d->engine_class == e->engine_class &&
+		    d->engine_instance == e->engine_instance)
+			return d;
+	}
+	return NULL;
+}
+
+static bool is_none(const struct drm_tempo_engine *e)
+{
+	return !e->engine_class &&
+	       e->engine_instance == DRM_TEMPO_ENGINE_INSTANCE_NONE;
+}
+
+static void slot_set_engine(struct tempo_slot *slot,
+			    struct tempo_engine_desc *engine)
+{
+	slot->kind = TEMPO_SLOT_ENGINE;
+	slot->engine = engine;
+	slot->width = 1;
+}
+
+/**
+ * tempo_map_resolve() - fill a context's slots from the create arguments
+ * @tdev: the device
+ * @ctx: the context, its slots zeroed
+ * @user_slots: user pointer to &struct drm_tempo_engine, or 0 for the
+ *	default map (every engine, in query order)
+ *
+ * Context: process; may fault.
+ * Return: 0, -EFAULT, or -EINVAL for an unknown engine.
+ */
+int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
+		      u64 user_slots)
+{
+	struct drm_tempo_engine e;
+	u32 i;
+
+	for (i = 0; i < ctx->num_slots; i++) {
+		void __user *p = u64_to_user_ptr(user_slots) + i * sizeof(e);
+		struct tempo_engine_desc *engine;
+
+		if (!user_slots) {
+			slot_set_engine(&ctx->slots[i], &tdev->engines[i]);
+			continue;
+		}
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&e, p, sizeof(e))))
+			return -EFAULT;
+		if (is_none(&e))
+			continue;	/* TEMPO_SLOT_UNSET, for an extension */
+		engine = engine_find(tdev, &e);
+		if (TEMPO_IOCTL_DBG(tdev, !engine))
+			return -EINVAL;
+		slot_set_engine(&ctx->slots[i], engine);
+	}
+	return 0;
+}
+
+static struct tempo_slot *ext_slot(struct tempo_device *tdev,
+				   struct tempo_ctx *ctx, u32 index)
+{
+	if (TEMPO_IOCTL_DBG(tdev, index >= ctx->num_slots))
+		return NULL;
+	if (TEMPO_IOCTL_DBG(tdev, ctx->slots[index].kind != TEMPO_SLOT_UNSET))
+		return NULL;
+	return &ctx->slots[index];
+}
+
+/* Read @n engines, each known, into @out. */
+static int read_engines(struct tempo_device *tdev, u64 uptr, u32 n,
+			struct tempo_engine_desc **out)
+{
+	struct drm_tempo_engine e;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		void __user *p = u64_to_user_ptr(uptr) + i * sizeof(e);
+
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&e, p, sizeof(e))))
+			return -EFAULT;
+		out[i] = engine_find(tdev, &e);
+		if (TEMPO_IOCTL_DBG(tdev, !out[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* One class, no engine twice. */
+static bool column_valid(struct tempo_engine_desc **col, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (col[i]->engine_class != col[0]->engine_class)
+			return false;
+		for (j = 0; j < i; j++)
+			if (col[i] == col[j])
+				return false;
+	}
+	return true;
+}
+
+static int balanced_lists(struct tempo_slot *slot)
+{
+	u32 high, i, k;
+
+	for (high = 0; high < 2; high++) {
+		u32 n = 0;
+
+		for (i = 0; i < slot->num_siblings; i++)
+			n += slot->siblings[i]->num_placed[high];
+		slot->balanced[high] = kcalloc(n, sizeof(*slot->balanced[high]),
+					       GFP_KERNEL);
+		if (!slot->balanced[high])
+			return -ENOMEM;
+		for (i = 0; i < slot->num_siblings; i++)
+			for (k = 0; k < slot->siblings[i]->num_placed[high]; k++)
+				slot->balanced[high][slot->num_balanced[high]++] =
+					slot->siblings[i]->placed[high][k];
+	}
+	return 0;
+}
+
+static int ext_load_balance(struct tempo_device *tdev, struct tempo_ctx *ctx,
+			    u64 uptr)
+{
+	struct drm_tempo_ctx_ext_load_balance ext;
+	struct tempo_slot *slot;
+	int ret;
+
+	if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, u64_to_user_ptr(uptr),
+						 sizeof(ext))))
+		return -EFAULT;
+	if (TEMPO_IOCTL_DBG(tdev, ext.flags || ext.pad))
+		return -EINVAL;
+	slot = ext_slot(tdev, ctx, ext.slot);
+	if (!slot)
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, !ext.num_siblings ||
+			    ext.num_siblings > TEMPO_MAX_SIBLINGS))
+		return -EINVAL;
+	ret = read_engines(tdev, ext.siblings, ext.num_siblings, slot->siblings);
+	if (ret)
+		return ret;
+	if (TEMPO_IOCTL_DBG(tdev, !column_valid(slot->siblings,
+						ext.num_siblings)))
+		return -EINVAL;
+	slot->kind = TEMPO_SLOT_BALANCED;
+	slot->width = 1;
+	slot->num_siblings = ext.num_siblings;
+	return balanced_lists(slot);
+}
+
+/* Whether columns @col.. can take distinct engines not in @used. */
+static bool placeable(const struct tempo_device *tdev,
+		      struct tempo_engine_desc **siblings, u32 width, u32 n,
+		      u32 col, u32 used)
+{
+	u32 j;
+
+	if (col == width)
+		return true;
+	for (j = 0; j < n; j++) {
+		u32 bit = BIT(siblings[col * n + j] - tdev->engines);
+
+		if (!(used & bit) &&
+		    placeable(tdev, siblings, width, n, col + 1, used | bit))
+			return true;
+	}
+	return false;
+}
+
+static int parallel_check(struct tempo_device *tdev, struct tempo_slot *slot,
+			  u32 width, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < width; i++)
+		if (TEMPO_IOCTL_DBG(tdev, !column_valid(&slot->siblings[i * n], n)))
+			return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, !placeable(tdev, slot->siblings, width, n,
+					     0, 0)))
+		return -EINVAL;
+	for (i = 0; i < width; i++)
+		if (TEMPO_IOCTL_DBG(tdev, !(TEMPO_PARALLEL_CLASSES &
+				    BIT(slot->siblings[i * n]->engine_class))))
+			return -ENODEV;
+	return 0;
+}
+
+static int ext_parallel(struct tempo_device *tdev, struct tempo_ctx *ctx,
+			u64 uptr)
+{
+	struct drm_tempo_ctx_ext_parallel ext;
+	struct tempo_slot *slot;
+	int ret;
+
+	if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, u64_to_user_ptr(uptr),
+						 sizeof(ext))))
+		return -EFAULT;
+	if (TEMPO_IOCTL_DBG(tdev, ext.flags || ext.mbz))
+		return -EINVAL;
+	slot = ext_slot(tdev, ctx, ext.slot);
+	if (!slot)
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, ext.width < 2 || !ext.num_siblings ||
+			    ext.num_siblings > TEMPO_MAX_SIBLINGS))
+		return -EINVAL;
+	if (TEMPO_IOCTL_DBG(tdev, ext.width > TEMPO_HW_MAX_WIDTH))
+		return -ENODEV;
+	ret = read_engines(tdev, ext.engines, ext.width * ext.num_siblings,
+			   slot->siblings);
+	if (!ret)
+		ret = parallel_check(tdev, slot, ext.width, ext.num_siblings);
+	if (ret)
+		return ret;
+	slot->kind = TEMPO_SLOT_PARALLEL;
+	slot->width = ext.width;
+	slot->num_siblings = ext.num_siblings;
+	return 0;
+}
+
+/**
+ * tempo_map_apply_extensions() - set the slots left to extensions
+ * @tdev: the device
+ * @ctx: the context, its slots resolved
+ * @extensions: the chain, already checked by tempo_check_extensions()
+ *
+ * Context: process; may fault.
+ * Return: 0 or a negative errno, as documented in the uAPI header; a slot
+ * left unset is -EINVAL.
+ */
+int tempo_map_apply_extensions(struct tempo_device *tdev,
+			       struct tempo_ctx *ctx, u64 extensions)
+{
+	struct drm_tempo_user_extension ext;
+	u32 n;
+	int ret;
+
+	for (n = 0; extensions && n < DRM_TEMPO_MAX_EXTENSIONS; n++) {
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext,
+				    u64_to_user_ptr(extensions), sizeof(ext))))
+			return -EFAULT;
+		if (ext.name == DRM_TEMPO_CTX_EXT_LOAD_BALANCE)
+			ret = ext_load_balance(tdev, ctx, extensions);
+		else if (ext.name == DRM_TEMPO_CTX_EXT_PARALLEL)
+			ret = ext_parallel(tdev, ctx, extensions);
+		else
+			ret = -EINVAL;	/* changed since checked */
+		if (ret)
+			return ret;
+		extensions = ext.next;
+	}
+	for (n = 0; n < ctx->num_slots; n++)
+		if (TEMPO_IOCTL_DBG(tdev, ctx->slots[n].kind == TEMPO_SLOT_UNSET))
+			return -EINVAL;
+	return 0;
+}
+
+/**
+ * tempo_map_scheds() - the schedulers a slot's entity may use
+ * @tdev: the device
+ * @slot: the slot
+ * @high: for a context above normal priority
+ * @n: out: entries of the list
+ *
+ * Context: any.
+ * Return: the list, which lives as long as @slot.
+ */
+struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
+					    struct tempo_slot *slot, bool high,
+					    u32 *n)
+{
+	switch (slot->kind) {
+	case TEMPO_SLOT_BALANCED:
+		*n = slot->num_balanced[high];
+		return slot->balanced[high];
+	case TEMPO_SLOT_PARALLEL:
+		*n = 1;
+		return tdev->gang_scheds;
+	}
+	*n = slot->engine->num_placed[high];
+	return slot->engine->placed[high];
+}
+
+/**
+ * tempo_map_free() - free what the slots of a context allocated
+ * @ctx: the context
+ *
+ * Context: any.
+ */
+void tempo_map_free(struct tempo_ctx *ctx)
+{
+	u32 i;
+
+	for (i = 0; i < ctx->num_slots; i++) {
+		kfree(ctx->slots[i].balanced[0]);
+		kfree(ctx->slots[i].balanced[1]);
+	}
+}
