@@ -153,10 +153,16 @@ static int balanced_lists(struct tempo_slot *slot)
 					       GFP_KERNEL);
 		if (!slot->balanced[high])
 			return -ENOMEM;
-		for (i = 0; i < slot->num_siblings; i++)
-			for (k = 0; k < slot->siblings[i]->num_placed[high]; k++)
-				slot->balanced[high][slot->num_balanced[high]++] =
-					slot->siblings[i]->placed[high][k];
+		/*
+		 * Interleaved, first HQD of every sibling first: drm_sched
+		 * takes the first of the least-loaded schedulers, so idle
+		 * engines are preferred to idle HQDs of a busy engine.
+		 */
+		for (k = 0; k < TEMPO_MAX_QUEUES; k++)
+			for (i = 0; i < slot->num_siblings; i++)
+				if (k < slot->siblings[i]->num_placed[high])
+					slot->balanced[high][slot->num_balanced[high]++] =
+						slot->siblings[i]->placed[high][k];
 	}
 	return 0;
 }
@@ -257,6 +263,7 @@ static int ext_parallel(struct tempo_device *tdev, struct tempo_ctx *ctx,
 	slot->kind = TEMPO_SLOT_PARALLEL;
 	slot->width = ext.width;
 	slot->num_siblings = ext.num_siblings;
+	slot->fence_context = dma_fence_context_alloc(1);
 	return 0;
 }
 
@@ -278,8 +285,9 @@ int tempo_map_apply_extensions(struct tempo_device *tdev,
 	int ret;
 
 	for (n = 0; extensions && n < DRM_TEMPO_MAX_EXTENSIONS; n++) {
-		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext,
-				    u64_to_user_ptr(extensions), sizeof(ext))))
+		void __user *p = u64_to_user_ptr(extensions);
+
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, p, sizeof(ext))))
 			return -EFAULT;
 		if (ext.name == DRM_TEMPO_CTX_EXT_LOAD_BALANCE)
 			ret = ext_load_balance(tdev, ctx, extensions);
@@ -336,5 +344,6 @@ void tempo_map_free(struct tempo_ctx *ctx)
 	for (i = 0; i < ctx->num_slots; i++) {
 		kfree(ctx->slots[i].balanced[0]);
 		kfree(ctx->slots[i].balanced[1]);
+		dma_fence_put(ctx->slots[i].last);
 	}
 }

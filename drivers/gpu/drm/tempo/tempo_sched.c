@@ -154,6 +154,23 @@ static bool place_column(struct tempo_gang_job *g, u32 col, bool idle_only,
 	return false;
 }
 
+/*
+ * A gang's fence is initialised at exec and the slot's next gang depends
+ * on it: a gang that never reaches the hardware must still signal it.
+ */
+static void gang_cancel(struct tempo_job *job, int error)
+{
+	struct dma_fence *fence = &job->hw.fence->base;
+	bool cookie;
+
+	if (dma_fence_is_signaled(fence))
+		return;
+	cookie = dma_fence_begin_signalling();
+	dma_fence_set_error(fence, error);
+	dma_fence_signal(fence);
+	dma_fence_end_signalling(cookie);
+}
+
 static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -163,18 +180,25 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 	u32 i;
 	int idx;
 
-	if (unlikely(sched_job->s_fence->finished.error))
-		return NULL;
-	if (job->hw.fence->base.ops)
+	if (job->gang->submitted)	/* resubmitted after a reset */
 		return dma_fence_get(&job->hw.fence->base);
+	if (unlikely(sched_job->s_fence->finished.error)) {
+		gang_cancel(job, sched_job->s_fence->finished.error);
+		return NULL;
+	}
 	/* Validated at context creation: a placement exists. */
 	if (!place_column(job->gang, 0, true, hqds) &&
-	    WARN_ON(!place_column(job->gang, 0, false, hqds)))
+	    WARN_ON(!place_column(job->gang, 0, false, hqds))) {
+		gang_cancel(job, -EINVAL);
 		return ERR_PTR(-EINVAL);
-	if (!drm_dev_enter(&tdev->drm, &idx))
+	}
+	if (!drm_dev_enter(&tdev->drm, &idx)) {
+		gang_cancel(job, -ENODEV);
 		return ERR_PTR(-ENODEV);
+	}
 	for (i = 0; i < job->gang->hw.width; i++)
 		program_hqd(hqds[i], &job->prio);
+	job->gang->submitted = true;
 	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
@@ -194,7 +218,7 @@ static enum drm_gpu_sched_stat tempo_timedout_gang(struct drm_sched_job *sched_j
 		return DRM_GPU_SCHED_STAT_ENODEV;
 	drm_sched_stop(sched, sched_job);
 	atomic_inc(&tdev->reset_count);
-	if (fence->ops) {
+	if (job->gang->submitted) {
 		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
 		if (!dma_fence_wait_timeout(fence, false,
 					    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
@@ -318,6 +342,8 @@ void tempo_job_free(struct tempo_job *job)
 {
 	struct dma_fence *fence = &job->hw.fence->base;
 
+	if (job->gang && fence->ops && !job->gang->submitted)
+		gang_cancel(job, -ECANCELED);
 	if (fence->ops)
 		dma_fence_put(fence);
 	else

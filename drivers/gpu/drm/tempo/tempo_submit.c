@@ -14,8 +14,9 @@
  * 4. allocate and initialise the job (with its hardware fence);
  * 5. resolve the in-syncs into scheduler dependencies and the out-syncs
  *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
- * 6. under the context lock, arm the job and push it to the slot's entity:
- *    the point of no return;
+ * 6. under the context lock, order a gang after the slot's previous one,
+ *    arm the job and push it to the slot's entity: once armed, the point
+ *    of no return;
  * 7. publish the job's fence in the out-syncs and the sync_file.
  *
  * Every failure before step 6 unwinds everything and queues nothing.
@@ -210,12 +211,47 @@ static int submit_reserve_fd(struct tempo_submit *s)
 	return s->out_fd < 0 ? s->out_fd : 0;
 }
 
-/* Point of no return: nothing fails from here on. */
+/*
+ * Gangs of one parallel slot run one after the other: each waits for the
+ * hardware fence of the slot's previous gang (members of consecutive gangs
+ * are on different HQDs, so ring order alone does not order them, and
+ * drm_sched ignores dependencies on the entity's own fences). The gang's
+ * fence is initialised here, in the slot's own fence context, so the next
+ * gang can depend on it.
+ */
+static int submit_order_gang(struct tempo_submit *s)
+{
+	struct tempo_slot *slot = s->slot;
+	struct tempo_hw_fence *fence = s->job->hw.fence;
+	int ret;
+
+	lockdep_assert_held(&s->ctx->lock);
+	if (!s->job->gang)
+		return 0;
+	if (slot->last && !dma_fence_is_signaled(slot->last)) {
+		ret = drm_sched_job_add_dependency(&s->job->base,
+						   dma_fence_get(slot->last));
+		if (ret)
+			return ret;
+	}
+	tempo_hw_fence_init(fence, slot->fence_context, ++slot->seqno);
+	dma_fence_put(slot->last);
+	slot->last = dma_fence_get(&fence->base);
+	return 0;
+}
+
+/* Point of no return once armed: nothing fails after that. */
 static struct dma_fence *submit_push(struct tempo_submit *s)
 {
 	struct dma_fence *fence;
+	int ret;
 
 	mutex_lock(&s->ctx->lock);
+	ret = submit_order_gang(s);
+	if (ret) {
+		mutex_unlock(&s->ctx->lock);
+		return ERR_PTR(ret);
+	}
 	drm_sched_job_arm(&s->job->base);
 	fence = dma_fence_get(&s->job->base.s_fence->finished);
 	drm_sched_entity_push_job(&s->job->base);
@@ -323,6 +359,9 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data, struct drm_file *file)
 	ret = submit_prepare(&s);
 	if (!ret) {
 		fence = submit_push(&s);
+		ret = PTR_ERR_OR_ZERO(fence);
+	}
+	if (!ret) {
 		submit_publish_syncs(&s, fence);
 		ret = submit_publish_fd(&s, fence);
 		dma_fence_put(fence);

@@ -217,6 +217,10 @@ enum tempo_slot_kind {
  * @num_balanced: entries of @balanced, for regular [0] and high [1]
  *	contexts
  * @balanced: the schedulers of a balanced slot's siblings
+ * @fence_context: dma_fence context of a parallel slot's gangs
+ * @seqno: last seqno of @fence_context; guarded by the context's lock
+ * @last: the fence of the slot's last gang, so the next one starts after
+ *	it; guarded by the context's lock
  * @entity: the scheduler entity of the slot
  */
 struct tempo_slot {
@@ -227,17 +231,22 @@ struct tempo_slot {
 	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
 	u32 num_balanced[2];
 	struct drm_gpu_scheduler **balanced[2];
+	u64 fence_context;
+	u64 seqno;
+	struct dma_fence *last;
 	struct drm_sched_entity entity;
 };
 
 /**
  * struct tempo_gang_job - what a parallel job carries to run_job
  * @hw: the gang as written into the HQD rings
+ * @submitted: run_job wrote it into the HQD rings
  * @num_siblings: siblings per batch
  * @siblings: the candidate engines, as &tempo_slot.siblings
  */
 struct tempo_gang_job {
 	struct tempo_hw_gang hw;
+	bool submitted;
 	u32 num_siblings;
 	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
 };

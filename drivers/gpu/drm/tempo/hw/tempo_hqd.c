@@ -327,8 +327,26 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 }
 
 /**
+ * tempo_hw_fence_init() - initialise a fence the hardware will signal
+ * @fence: from tempo_hw_fence_alloc()
+ * @context: its dma_fence context
+ * @seqno: its seqno in @context
+ *
+ * For gang fences, which software initialises at submission so that it
+ * can order gangs on them.
+ *
+ * Context: any.
+ */
+void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
+{
+	spin_lock_init(&fence->lock);
+	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
+		       context, seqno);
+}
+
+/**
  * tempo_hw_gang_submit() - write a gang's members into HQD rings
- * @gang: the gang; its fence was allocated with tempo_hw_fence_alloc()
+ * @gang: the gang; its fence initialised with tempo_hw_fence_init()
  * @hqds: the HQD of each member, on distinct engines
  *
  * The members are written under one lock, so every HQD sees gangs in the
@@ -350,10 +368,7 @@ struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 	atomic_set(&gang->started, 0);
 	atomic_set(&gang->pending, gang->width);
 	atomic_set(&gang->error, 0);
-	spin_lock_init(&fence->lock);
 	spin_lock_irqsave(&hw->gang_lock, flags);
-	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
-		       hw->gang_fence_context, ++hw->gang_seqno);
 	for (i = 0; i < gang->width; i++) {
 		struct tempo_engine *engine = hqds[i]->engine;
 

@@ -119,7 +119,6 @@ struct tempo_hw *tempo_hw_create(struct device *dev,
 	hw->dev = dev;
 	hw->config = *config;
 	spin_lock_init(&hw->gang_lock);
-	hw->gang_fence_context = dma_fence_context_alloc(1);
 
 	ret = tempo_cu_pool_init(&hw->cus, config->num_cus,
 				 config->cu_reserved, config->cu_by_priority);

@@ -182,6 +182,7 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 				      struct tempo_hw_job *job);
 void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 			int error);
+void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno);
 struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 				       struct tempo_hw_hqd **hqds);
 void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);

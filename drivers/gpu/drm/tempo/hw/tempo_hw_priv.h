@@ -200,8 +200,6 @@ struct tempo_cu_pool {
  * @engines: all engines, by class then instance
  * @cus: the compute-unit pool
  * @gang_lock: orders the ring writes of gangs
- * @gang_fence_context: dma_fence context of gang fences
- * @gang_seqno: last gang fence seqno; guarded by @gang_lock
  */
 struct tempo_hw {
 	struct device *dev;
@@ -210,8 +208,6 @@ struct tempo_hw {
 	struct tempo_engine *engines;
 	struct tempo_cu_pool cus;
 	spinlock_t gang_lock; /* orders gang ring writes */
-	u64 gang_fence_context;
-	u64 gang_seqno;
 };
 
 /**

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Engine maps: load-balanced and parallel slots, after IGT's
+ * gem_exec_balancer parallel subtests. The default topology has 4 compute
+ * and 2 copy engines.
+ */
+#include "tempo_test.h"
+
+#define COUNTER		0x1000
+#define IDS		0x2000	/* engine ids, 4 bytes per batch per run */
+#define TS		0x8000	/* timestamps */
+#define VA(e, off)	((e)->data.va + (off))
+#define C(i)		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, (i) }
+#define Y(i)		{ DRM_TEMPO_ENGINE_CLASS_COPY, (i) }
+#define NONE		{ 0, DRM_TEMPO_ENGINE_INSTANCE_NONE }
+#define ID(cls, i)	((uint32_t)(cls) << 16 | (i))
+
+FIXTURE(par) {
+	struct tempo_env env;
+};
+
+FIXTURE_SETUP(par)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	if (tempo_count_class(self->env.engines,
+			      DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 4 ||
+	    tempo_count_class(self->env.engines,
+			      DRM_TEMPO_ENGINE_CLASS_COPY) < 2)
+		SKIP(return, "needs 4 compute and 2 copy engines");
+}
+
+FIXTURE_TEARDOWN(par)
+{
+	tempo_env_fini(&self->env);
+}
+
+/* A context whose slot 0 is parallel, optionally followed by more slots. */
+static int parallel_ctx(int fd, uint16_t width, uint16_t n,
+			const struct drm_tempo_engine *engines, uint32_t *id)
+{
+	struct drm_tempo_engine slots[] = { NONE };
+	struct drm_tempo_ctx_ext_parallel ext = {
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.width = width,
+		.num_siblings = n,
+		.engines = (uint64_t)(uintptr_t)engines,
+	};
+	struct drm_tempo_ctx_create c = {
+		.extensions = (uint64_t)(uintptr_t)&ext,
+		.num_slots = 1,
+		.slots = (uint64_t)(uintptr_t)slots,
+	};
+	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
+
+	*id = c.ctx_id;
+	return ret;
+}
+
+static int exec_n(int fd, uint32_t ctx, const uint64_t *batches, uint32_t n,
+		  const struct drm_tempo_sync *in, uint32_t nin, int *fence)
+{
+	struct drm_tempo_exec x = {
+		.ctx_id = ctx,
+		.flags = fence ? DRM_TEMPO_EXEC_OUT_SYNC_FILE : 0,
+		.num_batches = n,
+		.batches = (uint64_t)(uintptr_t)batches,
+		.num_in_syncs = nin,
+		.in_syncs = (uint64_t)(uintptr_t)in,
+		.out_fence_fd = -1,
+	};
+	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x);
+
+	if (!ret && fence)
+		*fence = x.out_fence_fd;
+	return ret;
+}
+
+/*
+ * Batch i of a gang: record its engine and start time, increment the
+ * counter 512 times (ATOMIC packets: copy engines have no DISPATCH),
+ * record its end time.
+ */
+static uint64_t member_batch(struct tempo_env *e, uint32_t run, uint32_t i,
+			     uint32_t width)
+{
+	uint32_t k = run * width + i;
+	struct tempo_batch b, inc;
+
+	/* A second-level batch of 64 increments, called 8 times. */
+	tempo_batch_init(&inc, &e->cmd, 0, 2048);
+	for (uint32_t n = 0; n < 64; n++)
+		tempo_pkt_atomic(&inc, VA(e, COUNTER), DRM_TEMPO_ATOMIC_INC, 0);
+	tempo_pkt_end(&inc);
+
+	tempo_batch_init(&b, &e->cmd, 2048 + k * 256, 256);
+	tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3));
+	tempo_emit_u64(&b, VA(e, IDS + 4 * k));
+	tempo_pkt_write_timestamp(&b, VA(e, TS + 16 * k));
+	for (uint32_t n = 0; n < 8; n++)
+		tempo_pkt_batch_start(&b, inc.va, 0);
+	tempo_pkt_write_timestamp(&b, VA(e, TS + 16 * k + 8));
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+static int run_gang(struct __test_metadata *_metadata, struct tempo_env *e,
+		    uint32_t ctx, uint32_t run, uint32_t width)
+{
+	uint64_t batches[4];
+	int fence, status;
+
+	for (uint32_t i = 0; i < width; i++)
+		batches[i] = member_batch(e, run, i, width);
+	ASSERT_EQ(0, exec_n(e->fd, ctx, batches, width, NULL, 0, &fence));
+	status = tempo_fence_wait(fence, TEMPO_WAIT_MS);
+	close(fence);
+	return status;
+}
+
+static uint32_t id_of(struct tempo_env *e, uint32_t run, uint32_t i,
+		      uint32_t width)
+{
+	return *tempo_u32(&e->data, IDS + 4 * (run * width + i));
+}
+
+FIXTURE_VARIANT(par) { uint16_t width; };
+FIXTURE_VARIANT_ADD(par, w2) { .width = 2 };
+FIXTURE_VARIANT_ADD(par, w3) { .width = 3 };
+FIXTURE_VARIANT_ADD(par, w4) { .width = 4 };
+
+TEST_F(par, every_batch_increments_the_shared_counter)
+{
+	struct drm_tempo_engine engines[16];
+	uint16_t w = variant->width;
+	uint32_t ctx;
+
+	for (uint32_t i = 0; i < w; i++)
+		for (uint32_t j = 0; j < 4; j++)
+			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
+	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
+	ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, 0, w));
+	ASSERT_EQ(w * 512ull, *tempo_u64(&self->env.data, COUNTER));
+	/* Every batch ran, each on its own engine. */
+	for (uint32_t i = 0; i < w; i++)
+		for (uint32_t k = 0; k < i; k++)
+			ASSERT_NE(id_of(&self->env, 0, i, w),
+				  id_of(&self->env, 0, k, w));
+}
+
+TEST_F(par, gangs_of_one_slot_run_one_after_the_other)
+{
+	struct drm_tempo_engine engines[16];
+	uint16_t w = variant->width;
+	uint64_t batches[8][4];
+	int fences[8];
+	uint32_t ctx;
+
+	for (uint32_t i = 0; i < w; i++)
+		for (uint32_t j = 0; j < 4; j++)
+			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
+	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
+	for (uint32_t r = 0; r < 8; r++) {
+		for (uint32_t i = 0; i < w; i++)
+			batches[r][i] = member_batch(&self->env, r, i, w);
+		ASSERT_EQ(0, exec_n(self->env.fd, ctx, batches[r], w, NULL, 0,
+				    &fences[r]));
+	}
+	for (uint32_t r = 0; r < 8; r++) {
+		ASSERT_EQ(1, tempo_fence_wait(fences[r], TEMPO_WAIT_MS));
+		close(fences[r]);
+	}
+	ASSERT_EQ(8ull * w * 512, *tempo_u64(&self->env.data, COUNTER));
+	/* Gang r starts after every member of gang r - 1 ended. */
+	for (uint32_t r = 1; r < 8; r++) {
+		for (uint32_t i = 0; i < w; i++) {
+			uint64_t s = *tempo_u64(&self->env.data, TS + 16 * (r * w + i));
+
+			for (uint32_t k = 0; k < w; k++)
+				ASSERT_LT(*tempo_u64(&self->env.data,
+						     TS + 16 * ((r - 1) * w + k) + 8), s);
+		}
+	}
+}
+
+TEST_F(par, in_fence_holds_the_whole_gang)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1), C(2), C(3) };
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_sync gate = { 0 };
+	uint32_t ctx, slot = tempo_default_slot(e->engines,
+						DRM_TEMPO_ENGINE_CLASS_COPY, 0);
+	uint64_t batches[2];
+	struct tempo_batch b;
+	int blocker, fence;
+
+	if (variant->width != 2)
+		SKIP(return, "one width is enough");
+	ASSERT_EQ(0, parallel_ctx(e->fd, 2, 2, engines, &ctx));
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &gate.handle));
+	tempo_batch_init(&b, &e->cmd, 65536, 64);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, slot, b.va, NULL, 0, &gate, 1,
+				&blocker));
+	for (uint32_t i = 0; i < 2; i++)
+		batches[i] = member_batch(e, 0, i, 2);
+	ASSERT_EQ(0, exec_n(e->fd, ctx, batches, 2, &gate, 1, &fence));
+	tempo_sleep_ms(TEMPO_BLOCKED_MS);
+	ASSERT_EQ(0, tempo_fence_wait(fence, 0));
+	ASSERT_EQ(0ull, *tempo_u64(&e->data, COUNTER));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	ASSERT_EQ(1024ull, *tempo_u64(&e->data, COUNTER));
+	close(blocker);
+	close(fence);
+}
+
+TEST_F(par, a_failing_member_fails_the_gang_and_bans_the_context)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1), C(2), C(3) };
+	struct tempo_env *e = &self->env;
+	uint64_t batches[2];
+	struct tempo_batch bad;
+	uint32_t ctx;
+	int fence;
+
+	if (variant->width != 2)
+		SKIP(return, "one width is enough");
+	ASSERT_EQ(0, parallel_ctx(e->fd, 2, 2, engines, &ctx));
+	batches[0] = member_batch(e, 0, 0, 2);
+	tempo_batch_init(&bad, &e->cmd, 65536 + 256, 64);
+	tempo_pkt_write32(&bad, 0x1000, 1);	/* below va_start: a fault */
+	tempo_pkt_end(&bad);
+	batches[1] = bad.va;
+	ASSERT_EQ(0, exec_n(e->fd, ctx, batches, 2, NULL, 0, &fence));
+	ASSERT_EQ(-EFAULT, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	close(fence);
+	ASSERT_EQ(-ECANCELED, exec_n(e->fd, ctx, batches, 2, NULL, 0, NULL));
+}
+
+/* The RFC's first example: two batches, each on either engine of its class. */
+TEST_F(par, rfc_example_1_uses_only_valid_placements)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1), Y(0), Y(1) };
+	const uint32_t runs = 24;
+	unsigned int seen = 0;
+	uint32_t ctx;
+
+	if (variant->width != 2)
+		SKIP(return, "one width is enough");
+	ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 2, engines, &ctx));
+	for (uint32_t r = 0; r < runs; r++) {
+		uint32_t a, b;
+
+		ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, r, 2));
+		a = id_of(&self->env, r, 0, 2);
+		b = id_of(&self->env, r, 1, 2);
+		ASSERT_TRUE(a == ID(DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0) ||
+			    a == ID(DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1));
+		ASSERT_TRUE(b == ID(DRM_TEMPO_ENGINE_CLASS_COPY, 0) ||
+			    b == ID(DRM_TEMPO_ENGINE_CLASS_COPY, 1));
+		seen |= 1u << ((a & 1) * 2 + (b & 1));
+	}
+	/* Over many runs, more than one placement comes up. */
+	ASSERT_LT(1, __builtin_popcount(seen));
+}
+
+/* The RFC's second example: two batches over the same three engines. */
+TEST_F(par, rfc_example_2_uses_only_valid_placements)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1), C(2),
+					      C(0), C(1), C(2) };
+	const uint32_t runs = 24;
+	unsigned int seen = 0;
+	uint32_t ctx;
+
+	if (variant->width != 2)
+		SKIP(return, "one width is enough");
+	ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 3, engines, &ctx));
+	for (uint32_t r = 0; r < runs; r++) {
+		uint32_t a = id_of(&self->env, r, 0, 2), b;
+
+		ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, r, 2));
+		a = id_of(&self->env, r, 0, 2);
+		b = id_of(&self->env, r, 1, 2);
+		ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, a >> 16);
+		ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, b >> 16);
+		ASSERT_GT(3u, a & 0xffff);
+		ASSERT_GT(3u, b & 0xffff);
+		ASSERT_NE(a, b);
+		seen |= 1u << ((a & 0xffff) * 3 + (b & 0xffff));
+	}
+	ASSERT_LT(1, __builtin_popcount(seen));
+}
+
+TEST_F(par, exec_with_the_wrong_number_of_batches_fails_einval)
+{
+	struct drm_tempo_engine engines[16];
+	uint16_t w = variant->width;
+	uint64_t batches[5];
+	uint32_t ctx;
+
+	for (uint32_t i = 0; i < w; i++)
+		for (uint32_t j = 0; j < 4; j++)
+			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
+	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
+	for (uint32_t i = 0; i < 5; i++)
+		batches[i] = member_batch(&self->env, 0, i % w, w);
+	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, 1, NULL, 0, NULL));
+	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, w - 1, NULL, 0,
+				  NULL));
+	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, w + 1, NULL, 0,
+				  NULL));
+	ASSERT_EQ(0ull, *tempo_u64(&self->env.data, COUNTER));
+}
+
+TEST_F(par, several_contexts_run_gangs_at_once)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1), C(2), C(3),
+					      C(0), C(1), C(2), C(3) };
+	uint64_t batches[4][2];
+	int fences[4];
+	uint32_t ctx[4];
+
+	if (variant->width != 2)
+		SKIP(return, "one width is enough");
+	for (uint32_t c = 0; c < 4; c++) {
+		ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 4, engines, &ctx[c]));
+		for (uint32_t i = 0; i < 2; i++)
+			batches[c][i] = member_batch(&self->env, c, i, 2);
+		ASSERT_EQ(0, exec_n(self->env.fd, ctx[c], batches[c], 2, NULL,
+				    0, &fences[c]));
+	}
+	for (uint32_t c = 0; c < 4; c++) {
+		ASSERT_EQ(1, tempo_fence_wait(fences[c], TEMPO_WAIT_MS));
+		close(fences[c]);
+	}
+	ASSERT_EQ(4 * 2 * 512ull, *tempo_u64(&self->env.data, COUNTER));
+}
+
+/* A load-balanced slot: busy siblings push new work to idle ones. */
+TEST_F(par, load_balanced_slots_spread_over_their_siblings)
+{
+	struct drm_tempo_engine siblings[] = { C(0), C(1), C(2), C(3) };
+	struct drm_tempo_engine slots[] = { NONE };
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_ctx_ext_load_balance ext = {
+		.base.name = DRM_TEMPO_CTX_EXT_LOAD_BALANCE,
+		.num_siblings = 4,
+		.siblings = (uint64_t)(uintptr_t)siblings,
+	};
+	struct drm_tempo_ctx_create c = {
+		.extensions = (uint64_t)(uintptr_t)&ext,
+		.num_slots = 1,
+		.slots = (uint64_t)(uintptr_t)slots,
+	};
+	unsigned int engines_used = 0;
+	int fences[4];
+
+	if (variant->width != 2)
+		SKIP(return, "one width is enough");
+	for (uint32_t k = 0; k < 4; k++) {
+		struct tempo_batch b;
+
+		ASSERT_EQ(0, tempo_ioctl(e->fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c));
+		tempo_batch_init(&b, &e->cmd, 65536 + 512 + 256 * k, 64);
+		tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3));
+		tempo_emit_u64(&b, VA(e, IDS + 4 * k));
+		tempo_pkt_wait_gate(&b, e, 1);
+		tempo_pkt_end(&b);
+		fences[k] = tempo_submit(_metadata, e->fd, c.ctx_id, 0, b.va);
+		while (!__atomic_load_n(tempo_u32(&e->data, IDS + 4 * k),
+					__ATOMIC_SEQ_CST))
+			tempo_sleep_ms(1);
+	}
+	tempo_gate_set(e, 1);
+	for (uint32_t k = 0; k < 4; k++) {
+		uint32_t id = *tempo_u32(&e->data, IDS + 4 * k);
+
+		ASSERT_EQ(1, tempo_fence_wait(fences[k], TEMPO_WAIT_MS));
+		close(fences[k]);
+		ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, id >> 16);
+		engines_used |= 1u << (id & 0xffff);
+	}
+	ASSERT_EQ(0xfu, engines_used);
+}
+
+/* ----------------------------------------------------------------------- */
+/* One test per validation rule, in the documented order. */
+
+FIXTURE(parbad) {
+	struct tempo_env env;
+	struct drm_tempo_engine slots[2];
+	struct drm_tempo_engine engines[8];
+	struct drm_tempo_ctx_ext_parallel ext;
+	struct drm_tempo_ctx_create create;
+};
+
+FIXTURE_SETUP(parbad)
+{
+	int fd = tempo_open_render();
+	struct drm_tempo_engine e[] = { C(0), C(1), C(2), C(3),
+					C(1), C(2), C(3), C(0) };
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	memcpy(self->engines, e, sizeof(e));
+	self->slots[0] = (struct drm_tempo_engine)NONE;
+	self->slots[1] = (struct drm_tempo_engine)C(0);
+	self->ext = (struct drm_tempo_ctx_ext_parallel){
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.width = 2,
+		.num_siblings = 4,
+		.engines = (uint64_t)(uintptr_t)self->engines,
+	};
+	self->create = (struct drm_tempo_ctx_create){
+		.extensions = (uint64_t)(uintptr_t)&self->ext,
+		.num_slots = 2,
+		.slots = (uint64_t)(uintptr_t)self->slots,
+	};
+}
+
+FIXTURE_TEARDOWN(parbad)
+{
+	tempo_env_fini(&self->env);
+}
+
+#define CREATE()	tempo_ioctl(self->env.fd, DRM_IOCTL_TEMPO_CTX_CREATE, \
+				    &self->create)
+
+TEST_F(parbad, valid_base_succeeds)
+{
+	ASSERT_EQ(0, CREATE());
+}
+
+TEST_F(parbad, nonzero_flags_fails_einval)
+{
+	self->ext.flags = 1;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, nonzero_mbz_fails_einval)
+{
+	self->ext.mbz = 1;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, slot_out_of_range_fails_einval)
+{
+	self->ext.slot = 2;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, slot_that_is_an_engine_fails_einval)
+{
+	self->ext.slot = 1;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, slot_set_twice_fails_einval)
+{
+	struct drm_tempo_ctx_ext_parallel again = self->ext;
+
+	self->ext.base.next = (uint64_t)(uintptr_t)&again;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, width_below_two_fails_einval)
+{
+	self->ext.width = 1;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, zero_siblings_fails_einval)
+{
+	self->ext.num_siblings = 0;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, too_many_siblings_fails_einval)
+{
+	self->ext.num_siblings = self->env.dev.max_siblings + 1;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, width_above_max_batches_fails_enodev)
+{
+	self->ext.width = self->env.dev.max_batches + 1;
+	self->ext.num_siblings = 1;
+	ASSERT_EQ(-ENODEV, CREATE());
+}
+
+TEST_F(parbad, unreadable_engines_fails_efault)
+{
+	self->ext.engines = tempo_bad_ptr();
+	ASSERT_EQ(-EFAULT, CREATE());
+}
+
+TEST_F(parbad, unknown_engine_fails_einval)
+{
+	self->engines[5] = (struct drm_tempo_engine)C(7);
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, column_mixing_classes_fails_einval)
+{
+	self->engines[1] = (struct drm_tempo_engine)Y(0);
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, engine_twice_in_a_column_fails_einval)
+{
+	self->engines[1] = (struct drm_tempo_engine)C(0);
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, no_placement_on_distinct_engines_fails_einval)
+{
+	struct drm_tempo_engine e[] = { C(0), C(0) };
+
+	self->ext.num_siblings = 1;
+	self->ext.engines = (uint64_t)(uintptr_t)e;
+	ASSERT_EQ(-EINVAL, CREATE());
+}
+
+TEST_F(parbad, class_without_parallel_support_fails_enodev)
+{
+	struct drm_tempo_engine e[] = { { DRM_TEMPO_ENGINE_CLASS_GFX, 0 },
+					C(0) };
+
+	if (self->env.dev.parallel_classes & (1u << DRM_TEMPO_ENGINE_CLASS_GFX))
+		SKIP(return, "GFX supports parallel slots");
+	self->ext.num_siblings = 1;
+	self->ext.engines = (uint64_t)(uintptr_t)e;
+	ASSERT_EQ(-ENODEV, CREATE());
+}
+
+TEST_F(parbad, query_reports_the_parallel_limits)
+{
+	ASSERT_EQ(4u, self->env.dev.max_batches);
+	ASSERT_EQ(8u, self->env.dev.max_siblings);
+	ASSERT_EQ((1u << DRM_TEMPO_ENGINE_CLASS_COMPUTE) |
+		  (1u << DRM_TEMPO_ENGINE_CLASS_COPY),
+		  self->env.dev.parallel_classes);
+}
+
+TEST_HARNESS_MAIN
