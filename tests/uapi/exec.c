@@ -5,6 +5,8 @@
  * (-EFAULT, -EILSEQ, -ELOOP, -ETIMEDOUT); in and out syncs; ordering and
  * concurrency of jobs.
  */
+#include <sys/utsname.h>
+
 #include "tempo_test.h"
 
 /* Layout of the data buffer (TEMPO_DATA_SIZE bytes, gate at 0). */
@@ -848,9 +850,14 @@ TEST_F(dispatch, max_groups_succeeds)
 	uint32_t args[] = { TEMPO_ARG_VA(VA(e, SCRATCH)), 1 };
 	struct tempo_batch b;
 
+	struct utsname u;
+
 	if (e->dev.max_groups > (1u << 20))
 		SKIP(return, "max_groups %u is too many to run here",
 		     e->dev.max_groups);
+	/* A million workgroups outlast the job timeout under KASAN. */
+	if (!uname(&u) && strstr(u.release, "-debug"))
+		SKIP(return, "too slow on the debug kernel %s", u.release);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	emit_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, e->dev.max_groups, 1, 1,
 		      args, 3);

@@ -7,6 +7,7 @@
 #ifndef _TEMPO_DRV_H_
 #define _TEMPO_DRV_H_
 
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
 #include "tempo_compat.h"
@@ -106,6 +107,8 @@ struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
 					    struct tempo_slot *slot, bool high,
 					    u32 *n);
 void tempo_map_free(struct tempo_ctx *ctx);
+bool tempo_map_placeable(const struct tempo_device *tdev,
+			 struct tempo_engine_desc **siblings, u32 width, u32 n);
 
 /* tempo_submit.c */
 int tempo_ioctl_exec(struct drm_device *dev, void *data,

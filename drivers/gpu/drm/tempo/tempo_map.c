@@ -198,7 +198,7 @@ static int ext_load_balance(struct tempo_device *tdev, struct tempo_ctx *ctx,
 }
 
 /* Whether columns @col.. can take distinct engines not in @used. */
-static bool placeable(const struct tempo_device *tdev,
+static bool placeable_from(const struct tempo_device *tdev,
 		      struct tempo_engine_desc **siblings, u32 width, u32 n,
 		      u32 col, u32 used)
 {
@@ -210,10 +210,26 @@ static bool placeable(const struct tempo_device *tdev,
 		u32 bit = BIT(siblings[col * n + j] - tdev->engines);
 
 		if (!(used & bit) &&
-		    placeable(tdev, siblings, width, n, col + 1, used | bit))
+		    placeable_from(tdev, siblings, width, n, col + 1, used | bit))
 			return true;
 	}
 	return false;
+}
+
+/**
+ * tempo_map_placeable() - whether a parallel slot can ever be placed
+ * @tdev: the device
+ * @siblings: the columns, as &tempo_slot.siblings
+ * @width: columns
+ * @n: siblings per column
+ *
+ * Context: any.
+ * Return: true when every column can take a distinct engine.
+ */
+bool tempo_map_placeable(const struct tempo_device *tdev,
+			 struct tempo_engine_desc **siblings, u32 width, u32 n)
+{
+	return placeable_from(tdev, siblings, width, n, 0, 0);
 }
 
 static int parallel_check(struct tempo_device *tdev, struct tempo_slot *slot,
@@ -224,8 +240,8 @@ static int parallel_check(struct tempo_device *tdev, struct tempo_slot *slot,
 	for (i = 0; i < width; i++)
 		if (TEMPO_IOCTL_DBG(tdev, !column_valid(&slot->siblings[i * n], n)))
 			return -EINVAL;
-	if (TEMPO_IOCTL_DBG(tdev, !placeable(tdev, slot->siblings, width, n,
-					     0, 0)))
+	if (TEMPO_IOCTL_DBG(tdev, !tempo_map_placeable(tdev, slot->siblings,
+						       width, n)))
 		return -EINVAL;
 	for (i = 0; i < width; i++)
 		if (TEMPO_IOCTL_DBG(tdev, !(TEMPO_PARALLEL_CLASSES &

@@ -452,6 +452,7 @@ void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 		      int error)
 {
 	struct tempo_engine *engine = hqd->engine;
+	struct dma_fence *fence;
 
 	spin_lock_irq(&engine->lock);
 	hqd->mqd.rptr++;
@@ -467,8 +468,10 @@ void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 		gang_member_end(job->gang, error);
 		return;
 	}
-	fence_end(&job->fence->base, error);
-	dma_fence_put(&job->fence->base);
+	/* The scheduler may free @job as soon as its fence signals. */
+	fence = &job->fence->base;
+	fence_end(fence, error);
+	dma_fence_put(fence);
 }
 
 /**
