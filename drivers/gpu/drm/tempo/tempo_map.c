@@ -199,8 +199,8 @@ static int ext_load_balance(struct tempo_device *tdev, struct tempo_ctx *ctx,
 
 /* Whether columns @col.. can take distinct engines not in @used. */
 static bool placeable_from(const struct tempo_device *tdev,
-		      struct tempo_engine_desc **siblings, u32 width, u32 n,
-		      u32 col, u32 used)
+			   struct tempo_engine_desc **siblings, u32 width,
+			   u32 n, u32 col, u32 used)
 {
 	u32 j;
 
