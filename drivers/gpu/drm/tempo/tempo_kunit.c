@@ -23,25 +23,29 @@ static void pkt(struct tempo_packet *p, u32 op, u32 len)
 	p->dw[0] = DRM_TEMPO_PKT_HEADER(op, len);
 }
 
-static void isa_header(struct kunit *test)
+static int header(u32 dw)
 {
 	u32 op, len;
 
-	KUNIT_EXPECT_EQ(test, 0, tempo_isa_check_header(
-		DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 1), &op, &len));
+	return tempo_isa_check_header(dw, &op, &len);
+}
+
+static void isa_header(struct kunit *test)
+{
+	u32 op, len, nop = DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 1);
+
+	KUNIT_EXPECT_EQ(test, 0, tempo_isa_check_header(nop, &op, &len));
 	KUNIT_EXPECT_EQ(test, (u32)DRM_TEMPO_PKT_NOP, op);
 	KUNIT_EXPECT_EQ(test, 1u, len);
 	/* reserved bits, unknown opcode, zero and oversized lengths */
-	KUNIT_EXPECT_EQ(test, -EILSEQ, tempo_isa_check_header(
-		DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 1) | 0x100, &op, &len));
-	KUNIT_EXPECT_EQ(test, -EILSEQ, tempo_isa_check_header(
-		DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1, 1),
-		&op, &len));
-	KUNIT_EXPECT_EQ(test, -EILSEQ, tempo_isa_check_header(
-		DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 0), &op, &len));
-	KUNIT_EXPECT_EQ(test, -EILSEQ, tempo_isa_check_header(
-		DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP,
-				     TEMPO_HW_MAX_PACKET_DW + 1), &op, &len));
+	KUNIT_EXPECT_EQ(test, -EILSEQ, header(nop | 0x100));
+	KUNIT_EXPECT_EQ(test, -EILSEQ,
+			header(DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1, 1)));
+	KUNIT_EXPECT_EQ(test, -EILSEQ,
+			header(DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 0)));
+	KUNIT_EXPECT_EQ(test, -EILSEQ,
+			header(DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP,
+						    TEMPO_HW_MAX_PACKET_DW + 1)));
 }
 
 static void isa_lengths(struct kunit *test)
