@@ -88,7 +88,7 @@ debug_suite() {
 	vm_suite debug-kernel --kernel "$TEMPO_DEBUG_KERNEL" \
 		--modules-dir "$TEMPO_DEBUG_MODULES" --module "$ko" \
 		${modparams:+--modparams "$modparams"} -- \
-		--discover "$probe"
+		--discover "$probe" tests/guest/kunit.sh
 }
 
 # --- tests in the VM --------------------------------------------------------
