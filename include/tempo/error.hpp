@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -38,6 +39,25 @@ private:
     std::string operation_;
     std::string reason_;
     std::string message_;
+};
+
+/**
+ * UsageError - a rule of the command-list API was broken
+ *
+ * A programming error that the caller can avoid by reading the rules, never
+ * a condition of the device: cloning an open or non-cloneable list,
+ * appending to a closed one, executing a one-shot list twice, updating a
+ * command that is not a dispatch, waiting on an event that nothing signals.
+ * what() names the function and the rule, for example "tempo::CommandList::
+ * clone: the list is open; only a closed list can be cloned". Nothing is
+ * changed when it is thrown.
+ *
+ * Conditions that depend on the device's progress (a list still executing)
+ * are tempo::Error values with an errno (EBUSY), like failed ioctls.
+ */
+class UsageError : public std::logic_error {
+public:
+    using std::logic_error::logic_error;
 };
 
 } // namespace tempo

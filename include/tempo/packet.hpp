@@ -73,6 +73,8 @@ struct Groups {
     {
         return std::uint64_t{x} * y * z;
     }
+
+    friend constexpr bool operator==(const Groups&, const Groups&) noexcept = default;
 };
 
 /// Longest packet the header can encode.

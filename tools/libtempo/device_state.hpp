@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tempo/device.hpp>
@@ -38,6 +39,11 @@ struct Access {
     static const std::shared_ptr<DeviceState>& state(const Device& device) noexcept
     {
         return device.state_;
+    }
+    /// A Device object sharing @state (for objects that create buffers later).
+    static Device device(std::shared_ptr<DeviceState> state) noexcept
+    {
+        return Device{std::move(state)};
     }
 };
 

@@ -19,6 +19,7 @@
 
 #include "device_state.hpp"
 #include "ioctl.hpp"
+#include "syncobj.hpp"
 #include "uapi.hpp"
 
 namespace tempo {
@@ -96,18 +97,119 @@ int Fence::status() const
 }
 
 // ---------------------------------------------------------------------------
-// Syncobj
+// Syncobj operations, shared by Syncobj and DeviceSubmitter
 
-Syncobj::Syncobj(const Device& device, bool signaled) : device_(detail::Access::state(device))
+namespace detail {
+
+SyncobjHandle syncobj_create(const DeviceState& device, bool signaled)
 {
     drm_syncobj_create create{
         .handle = 0,
         .flags = signaled ? static_cast<__u32>(DRM_SYNCOBJ_CREATE_SIGNALED) : 0U,
     };
-    detail::ioctl_or_throw(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_CREATE), &create,
-                           [] { return std::string{"creating a syncobj"}; });
-    handle_ = SyncobjHandle{create.handle};
+    ioctl_or_throw(device.fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_CREATE), &create,
+                   [] { return std::string{"creating a syncobj"}; });
+    return SyncobjHandle{create.handle};
 }
+
+void syncobj_destroy(const DeviceState& device, SyncobjHandle handle) noexcept
+{
+    drm_syncobj_destroy destroy{
+        .handle = handle.value(),
+        .pad = 0,
+    };
+    ioctl(device.fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_DESTROY), &destroy);
+}
+
+WaitResult syncobj_wait(const DeviceState& device, SyncobjHandle syncobj, std::uint64_t point,
+                        nanoseconds timeout)
+{
+    std::uint32_t handle = syncobj.value();
+    const std::int64_t deadline = deadline_ns(timeout);
+    const auto handles = reinterpret_cast<std::uintptr_t>(&handle);
+    const int fd = device.fd.get();
+    int ret;
+    IoctlRequest request{};
+    if (point == 0) {
+        drm_syncobj_wait wait{
+            .handles = handles,
+            .timeout_nsec = deadline,
+            .count_handles = 1,
+            .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+            .first_signaled = 0,
+            .pad = 0,
+        };
+        request = TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_WAIT);
+        ret = ioctl(fd, request, &wait);
+    } else {
+        std::uint64_t points = point;
+        drm_syncobj_timeline_wait wait{
+            .handles = handles,
+            .points = reinterpret_cast<std::uintptr_t>(&points),
+            .timeout_nsec = deadline,
+            .count_handles = 1,
+            .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+            .first_signaled = 0,
+            .pad = 0,
+        };
+        request = TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT);
+        ret = ioctl(fd, request, &wait);
+    }
+    if (ret == -ETIME || ret == -ETIMEDOUT)
+        return WaitResult::Timeout;
+    if (ret < 0)
+        throw_ioctl_error(ret, request, "waiting for " + describe_syncobj(syncobj, point));
+    return WaitResult::Signaled;
+}
+
+void syncobj_signal(const DeviceState& device, SyncobjHandle syncobj, std::uint64_t point)
+{
+    std::uint32_t handle = syncobj.value();
+    const int fd = device.fd.get();
+    if (point == 0) {
+        drm_syncobj_array array{
+            .handles = reinterpret_cast<std::uintptr_t>(&handle),
+            .count_handles = 1,
+            .pad = 0,
+        };
+        ioctl_or_throw(fd, TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_SIGNAL), &array,
+                       [&] { return "signalling " + describe_syncobj(syncobj, 0); });
+    } else {
+        std::uint64_t points = point;
+        drm_syncobj_timeline_array array{
+            .handles = reinterpret_cast<std::uintptr_t>(&handle),
+            .points = reinterpret_cast<std::uintptr_t>(&points),
+            .count_handles = 1,
+            .flags = 0,
+        };
+        ioctl_or_throw(fd, TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL), &array,
+                       [&] { return "signalling " + describe_syncobj(syncobj, point); });
+    }
+}
+
+std::uint64_t syncobj_last_signaled(const DeviceState& device, SyncobjHandle syncobj)
+{
+    std::uint32_t handle = syncobj.value();
+    std::uint64_t point = 0;
+    drm_syncobj_timeline_array array{
+        .handles = reinterpret_cast<std::uintptr_t>(&handle),
+        .points = reinterpret_cast<std::uintptr_t>(&point),
+        .count_handles = 1,
+        .flags = 0,
+    };
+    ioctl_or_throw(device.fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_QUERY), &array,
+                   [&] { return "querying " + describe_syncobj(syncobj, 0); });
+    return point;
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// Syncobj
+
+Syncobj::Syncobj(const Device& device, bool signaled)
+    : device_(detail::Access::state(device)), handle_(detail::syncobj_create(*device_, signaled))
+{}
 
 Syncobj::Syncobj(Syncobj&& other) noexcept
     : device_(std::move(other.device_)), handle_(std::exchange(other.handle_, SyncobjHandle{}))
@@ -130,80 +232,20 @@ Syncobj::~Syncobj()
 
 void Syncobj::destroy() noexcept
 {
-    if (device_ && handle_ != SyncobjHandle{}) {
-        drm_syncobj_destroy destroy{
-            .handle = handle_.value(),
-            .pad = 0,
-        };
-        detail::ioctl(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_DESTROY), &destroy);
-    }
+    if (device_ && handle_ != SyncobjHandle{})
+        detail::syncobj_destroy(*device_, handle_);
     handle_ = SyncobjHandle{};
     device_.reset();
 }
 
 WaitResult Syncobj::wait(std::uint64_t point, nanoseconds timeout) const
 {
-    std::uint32_t handle = handle_.value();
-    const std::int64_t deadline = deadline_ns(timeout);
-    const auto handles = reinterpret_cast<std::uintptr_t>(&handle);
-    const int fd = device_->fd.get();
-    int ret;
-    detail::IoctlRequest request{};
-    if (point == 0) {
-        drm_syncobj_wait wait{
-            .handles = handles,
-            .timeout_nsec = deadline,
-            .count_handles = 1,
-            .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-            .first_signaled = 0,
-            .pad = 0,
-        };
-        request = TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_WAIT);
-        ret = detail::ioctl(fd, request, &wait);
-    } else {
-        std::uint64_t points = point;
-        drm_syncobj_timeline_wait wait{
-            .handles = handles,
-            .points = reinterpret_cast<std::uintptr_t>(&points),
-            .timeout_nsec = deadline,
-            .count_handles = 1,
-            .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-            .first_signaled = 0,
-            .pad = 0,
-        };
-        request = TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT);
-        ret = detail::ioctl(fd, request, &wait);
-    }
-    if (ret == -ETIME || ret == -ETIMEDOUT)
-        return WaitResult::Timeout;
-    if (ret < 0)
-        detail::throw_ioctl_error(ret, request, "waiting for " + describe_syncobj(handle_, point));
-    return WaitResult::Signaled;
+    return detail::syncobj_wait(*device_, handle_, point, timeout);
 }
 
 void Syncobj::signal(std::uint64_t point)
 {
-    std::uint32_t handle = handle_.value();
-    const int fd = device_->fd.get();
-    if (point == 0) {
-        drm_syncobj_array array{
-            .handles = reinterpret_cast<std::uintptr_t>(&handle),
-            .count_handles = 1,
-            .pad = 0,
-        };
-        detail::ioctl_or_throw(fd, TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_SIGNAL), &array,
-                               [&] { return "signalling " + describe_syncobj(handle_, 0); });
-    } else {
-        std::uint64_t points = point;
-        drm_syncobj_timeline_array array{
-            .handles = reinterpret_cast<std::uintptr_t>(&handle),
-            .points = reinterpret_cast<std::uintptr_t>(&points),
-            .count_handles = 1,
-            .flags = 0,
-        };
-        detail::ioctl_or_throw(fd, TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL), &array,
-                               [&] { return "signalling " + describe_syncobj(handle_, point); });
-    }
+    detail::syncobj_signal(*device_, handle_, point);
 }
 
 void Syncobj::reset()
@@ -220,17 +262,7 @@ void Syncobj::reset()
 
 std::uint64_t Syncobj::last_signaled() const
 {
-    std::uint32_t handle = handle_.value();
-    std::uint64_t point = 0;
-    drm_syncobj_timeline_array array{
-        .handles = reinterpret_cast<std::uintptr_t>(&handle),
-        .points = reinterpret_cast<std::uintptr_t>(&point),
-        .count_handles = 1,
-        .flags = 0,
-    };
-    detail::ioctl_or_throw(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_QUERY), &array,
-                           [&] { return "querying " + describe_syncobj(handle_, 0); });
-    return point;
+    return detail::syncobj_last_signaled(*device_, handle_);
 }
 
 Fence Syncobj::export_fence() const

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * tempo-command-list-bench: the cost of command lists, queues and batching
+ * on the tempo device, with Google Benchmark. One run prints every figure,
+ * then a summary with the ratios the project tracks:
+ *
+ * - SubmitKernel: per iteration, 10 single-workgroup dispatches, each with
+ *   its own arguments, on the immediate queue (10 execs) and on the batched
+ *   queue (one batch). "submit" times the 10 appends and, for the batched
+ *   queue, the flush that submits them (the wait for completion follows,
+ *   untimed); "submit-held" is the same while an untimed WAIT_MEM gate
+ *   holds the queue, so that the emulated GPU, whose threads run on the
+ *   CPUs of the benchmark, does not compete with the submission; "wait"
+ *   also times the wait for completion. Each is reported as wall time and
+ *   as the CPU time of the submitting thread (which leaves out the time the
+ *   thread waits for the CPUs). The figures per submit are per dispatch.
+ *   The bar: batched per-submit cost at most half the immediate one.
+ * - Clone vs re-record of 10, 100 and 1,000 commands. The bar: cloning 1,000
+ *   commands costs at most 10% of recording and closing them again.
+ * - Visit: the cost per command of visiting a 1,000-command list (default
+ *   operation ignore, re-append, and a concrete visitor).
+ *
+ *   tools/vm/run -- build/cmake/benchmarks/tempo-command-list-bench
+ *
+ * Google Benchmark's options apply (--benchmark_filter, --benchmark_min_time,
+ * --benchmark_format=json, ...).
+ */
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <tempo/tempo.hpp>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Setup {
+    std::optional<tempo::Device> device;
+    std::shared_ptr<tempo::DeviceSubmitter> submitter;
+    std::optional<tempo::Buffer> data;
+};
+
+Setup& setup()
+{
+    static Setup s;
+    return s;
+}
+
+tempo::GpuAddress data_address(std::uint64_t offset)
+{
+    return setup().data->gpu_address(offset);
+}
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+/// CPU time of the calling thread, in seconds (user and kernel, ioctls included).
+double thread_cpu_seconds()
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// ---------------------------------------------------------------------------
+// SubmitKernel
+
+constexpr int kernels_per_iteration = 10;
+
+void append_kernels(tempo::CommandSink& sink, std::uint64_t iteration)
+{
+    // Each dispatch with its argument set: its own counter and count.
+    for (int k = 0; k < kernels_per_iteration; k++)
+        sink.append_dispatch_atomic_inc(
+            {.x = 1, .y = 1, .z = 1}, data_address(8 * static_cast<std::uint64_t>(k)),
+            static_cast<std::uint32_t>(1 + (iteration + static_cast<std::uint64_t>(k)) % 7));
+}
+
+/// What a SubmitKernel iteration times.
+enum class Mode {
+    /// The submission, the GPU running the commands as they come.
+    Submit,
+    /// The submission, with the queue held by a WAIT_MEM gate submitted
+    /// (untimed) before, so that the emulated GPU, whose threads share the
+    /// CPUs with the benchmark, runs nothing during the timing.
+    SubmitHeld,
+    /// The submission and the wait for completion.
+    Wait,
+};
+
+constexpr std::pair<Mode, const char*> submit_modes[] = {
+    {Mode::Submit, "submit"},
+    {Mode::SubmitHeld, "submit-held"},
+    {Mode::Wait, "wait"},
+};
+
+/// The flag of the gate (Mode::SubmitHeld), in the data buffer.
+constexpr std::uint64_t gate_offset = 4096;
+
+/// Times one SubmitKernel iteration: @submit, then the wait (Mode::Wait).
+template <typename Queue, typename Submit>
+void submit_kernel(benchmark::State& state, Queue& queue, Mode mode, Submit&& submit)
+{
+    tempo::Buffer& data = *setup().data;
+    std::uint64_t iteration = 0;
+    double cpu = 0;
+    for (auto _ : state) {
+        if (mode == Mode::SubmitHeld) {
+            data.write<std::uint64_t>(gate_offset, 0);
+            queue.append_wait_mem(data_address(gate_offset), tempo::Compare::Eq, 1);
+            if constexpr (std::is_same_v<Queue, tempo::BatchedQueue>)
+                queue.flush();
+        }
+        const auto start = Clock::now();
+        const double cpu_start = thread_cpu_seconds();
+        submit(iteration++);
+        if (mode == Mode::Wait)
+            queue.finish();
+        cpu += thread_cpu_seconds() - cpu_start;
+        state.SetIterationTime(seconds(Clock::now() - start));
+        if (mode == Mode::SubmitHeld)
+            data.write<std::uint64_t>(gate_offset, 1);
+        if (mode != Mode::Wait)
+            queue.finish();
+    }
+    state.counters["kernels"] = benchmark::Counter(kernels_per_iteration);
+    // The submitting thread's CPU time per iteration, in microseconds: what
+    // the submission costs the application, without the time its thread
+    // waits while the emulated GPU's threads take the CPUs.
+    state.counters["thread_cpu_us"] =
+        benchmark::Counter(cpu * 1e6, benchmark::Counter::kAvgIterations);
+}
+
+void submit_kernel_immediate(benchmark::State& state, Mode mode)
+{
+    tempo::Queue queue(setup().submitter, tempo::Slot{0});
+    submit_kernel(state, queue, mode,
+                  [&](std::uint64_t iteration) { append_kernels(queue, iteration); });
+}
+
+void submit_kernel_batched(benchmark::State& state, Mode mode)
+{
+    tempo::BatchedQueue queue(setup().submitter, tempo::Slot{0});
+    submit_kernel(state, queue, mode, [&](std::uint64_t iteration) {
+        append_kernels(queue, iteration);
+        // The 10 kernels reach the kernel driver: the flush is part of the cost.
+        if (mode != Mode::Wait)
+            queue.flush();
+    });
+}
+
+// ---------------------------------------------------------------------------
+// Clone vs re-record
+
+/// A mix of commands, mostly dispatches with their own arguments.
+void record_commands(tempo::CommandSink& sink, std::int64_t count)
+{
+    for (std::int64_t i = 0; i < count; i++) {
+        const auto n = static_cast<std::uint64_t>(i);
+        switch (n % 4) {
+        case 0:
+        case 1:
+            sink.append_dispatch_atomic_inc({.x = 1 + static_cast<std::uint32_t>(n % 3)},
+                                            data_address(8 * (n % 64)), 1);
+            break;
+        case 2:
+            sink.append_dispatch_fill({.x = 2}, data_address(2048), static_cast<std::uint32_t>(n),
+                                      64);
+            break;
+        default:
+            sink.append_write(data_address(1024 + 4 * (n % 64)), static_cast<std::uint32_t>(n));
+            break;
+        }
+    }
+}
+
+void rerecord_list(benchmark::State& state, std::int64_t commands)
+{
+    for (auto _ : state) {
+        tempo::CommandList list(setup().submitter, {.cloneable = true});
+        record_commands(list, commands);
+        list.close();
+        benchmark::DoNotOptimize(list);
+    }
+}
+
+void clone_list(benchmark::State& state, std::int64_t commands)
+{
+    tempo::CommandList source(setup().submitter, {.cloneable = true});
+    record_commands(source, commands);
+    source.close();
+    for (auto _ : state) {
+        tempo::CommandList copy = source.clone();
+        benchmark::DoNotOptimize(copy);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Visit
+
+constexpr std::int64_t visited_commands = 1000;
+
+tempo::CommandList& visited_list()
+{
+    static tempo::CommandList list = [] {
+        tempo::CommandList l(setup().submitter);
+        record_commands(l, visited_commands);
+        l.close();
+        return l;
+    }();
+    return list;
+}
+
+void visit_ignore(benchmark::State& state)
+{
+    std::uint64_t seen = 0;
+    const tempo::VisitOptions options{
+        .default_op = tempo::VisitDefault::Ignore,
+        .before = [&](const tempo::VisitedCommand&, tempo::VisitSync&) { seen++; },
+    };
+    for (auto _ : state)
+        visited_list().visit(options);
+    benchmark::DoNotOptimize(seen);
+}
+
+void visit_reappend(benchmark::State& state)
+{
+    for (auto _ : state) {
+        tempo::CommandList target(setup().submitter);
+        visited_list().visit({.default_op = tempo::VisitDefault::Reappend, .target = &target});
+        benchmark::DoNotOptimize(target);
+    }
+}
+
+void visit_concrete(benchmark::State& state)
+{
+    std::uint64_t groups = 0;
+    for (auto _ : state)
+        visited_list().visit({}, [&](const tempo::cmd::Dispatch& d, const tempo::VisitedCommand&) {
+            groups += d.groups.x;
+        });
+    benchmark::DoNotOptimize(groups);
+}
+
+// ---------------------------------------------------------------------------
+// Summary
+
+/// Prints as the console reporter does and keeps each run's time in microseconds.
+class Collector : public benchmark::ConsoleReporter {
+public:
+    void ReportRuns(const std::vector<Run>& runs) override
+    {
+        for (const Run& run : runs) {
+            if (run.run_type != Run::RT_Iteration || run.error_occurred)
+                continue;
+            times_[run.run_name.function_name] = to_us(run);
+            if (const auto it = run.counters.find("thread_cpu_us"); it != run.counters.end())
+                cpu_[run.run_name.function_name] = it->second.value;
+        }
+        ConsoleReporter::ReportRuns(runs);
+    }
+
+    [[nodiscard]] double us(const std::string& name) const
+    {
+        const auto it = times_.find(name);
+        return it == times_.end() ? 0.0 : it->second;
+    }
+    /// The thread_cpu_us counter of @name.
+    [[nodiscard]] double cpu_us(const std::string& name) const
+    {
+        const auto it = cpu_.find(name);
+        return it == cpu_.end() ? 0.0 : it->second;
+    }
+
+private:
+    static double to_us(const Run& run)
+    {
+        return run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e6;
+    }
+
+    std::map<std::string, double> times_;
+    std::map<std::string, double> cpu_;
+};
+
+double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0.0;
+}
+
+void print_summary(const Collector& c)
+{
+    std::printf("\nSummary (microseconds; per submit = per dispatch of SubmitKernel)\n\n");
+    const auto row = [](const char* mode, double imm, double bat) {
+        std::printf("  %-24s %9.2f  %9.2f   %6.3f  %s\n", mode, imm, bat, ratio(bat, imm),
+                    ratio(bat, imm) <= 0.5 ? "meets the bar" : "MISSES the bar");
+    };
+    std::printf(
+        "SubmitKernel, per submit   immediate    batched   batched/immediate (bar <= 0.50)\n"
+        " wall time\n");
+    for (const auto& [unused, mode] : submit_modes)
+        row(mode, c.us(std::string{"SubmitKernel/immediate/"} + mode) / kernels_per_iteration,
+            c.us(std::string{"SubmitKernel/batched/"} + mode) / kernels_per_iteration);
+    std::printf(" CPU time of the submitting thread\n");
+    for (const auto& [unused, mode] : submit_modes)
+        row(mode, c.cpu_us(std::string{"SubmitKernel/immediate/"} + mode) / kernels_per_iteration,
+            c.cpu_us(std::string{"SubmitKernel/batched/"} + mode) / kernels_per_iteration);
+    std::printf("\nClone vs re-record          clone  re-record   clone/re-record (bar <= 10%% at "
+                "1000)\n");
+    for (const int n : {10, 100, 1000}) {
+        const double cl = c.us("Clone/" + std::to_string(n));
+        const double rr = c.us("Rerecord/" + std::to_string(n));
+        std::printf(
+            "  %5d commands       %9.3f  %9.2f   %6.2f%%%s\n", n, cl, rr, 100.0 * ratio(cl, rr),
+            n == 1000 ? (ratio(cl, rr) <= 0.1 ? "  meets the bar" : "  MISSES the bar") : "");
+    }
+    std::printf("\nVisit of %lld commands, per command (ns): ignore %.1f, re-append %.1f, concrete "
+                "visitor %.1f\n",
+                static_cast<long long>(visited_commands),
+                c.us("Visit/ignore") * 1000.0 / visited_commands,
+                c.us("Visit/reappend") * 1000.0 / visited_commands,
+                c.us("Visit/concrete") * 1000.0 / visited_commands);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 2;
+    try {
+        Setup& s = setup();
+        s.device = tempo::Device::try_open();
+        if (!s.device) {
+            std::fprintf(stderr,
+                         "tempo-command-list-bench: no tempo device (run it in the VM: "
+                         "tools/vm/run -- build/cmake/benchmarks/tempo-command-list-bench)\n");
+            return 77;
+        }
+        tempo::Engine engine{tempo::EngineClass::Compute, 0};
+        if (!s.device->find_engine(engine))
+            engine = s.device->engines().front().engine;
+        s.submitter = tempo::DeviceSubmitter::create(*s.device, std::span{&engine, 1});
+        s.data.emplace(*s.device, 2 * 4096);
+
+        for (const auto& [mode, name] : submit_modes) {
+            benchmark::RegisterBenchmark(("SubmitKernel/immediate/" + std::string{name}).c_str(),
+                                         submit_kernel_immediate, mode)
+                ->UseManualTime()
+                ->Unit(benchmark::kMicrosecond);
+            benchmark::RegisterBenchmark(("SubmitKernel/batched/" + std::string{name}).c_str(),
+                                         submit_kernel_batched, mode)
+                ->UseManualTime()
+                ->Unit(benchmark::kMicrosecond);
+        }
+        for (const int n : {10, 100, 1000}) {
+            benchmark::RegisterBenchmark(("Rerecord/" + std::to_string(n)).c_str(), rerecord_list,
+                                         std::int64_t{n})
+                ->Unit(benchmark::kMicrosecond);
+            benchmark::RegisterBenchmark(("Clone/" + std::to_string(n)).c_str(), clone_list,
+                                         std::int64_t{n})
+                ->Unit(benchmark::kMicrosecond);
+        }
+        benchmark::RegisterBenchmark("Visit/ignore", visit_ignore)->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark("Visit/reappend", visit_reappend)
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark("Visit/concrete", visit_concrete)
+            ->Unit(benchmark::kMicrosecond);
+
+        Collector collector;
+        benchmark::RunSpecifiedBenchmarks(&collector);
+        print_summary(collector);
+        benchmark::Shutdown();
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "tempo-command-list-bench: %s\n", e.what());
+        return 1;
+    }
+}

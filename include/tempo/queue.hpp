@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * In-order queues on a context slot: Queue submits at once (it is also the
+ * immediate command list), BatchedQueue collects commands into batches.
+ */
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include <tempo/command.hpp>
+#include <tempo/command_list.hpp>
+#include <tempo/submitter.hpp>
+#include <tempo/sync.hpp>
+#include <tempo/types.hpp>
+
+namespace tempo {
+
+namespace detail {
+class QueueCore;
+struct BatchState;
+} // namespace detail
+
+struct QueueOptions {
+    /**
+     * Submissions kept in flight before the queue waits for the oldest one.
+     * The queue keeps the batch memory of each until it completes; it polls
+     * its timeline for completed ones when the limit is reached.
+     */
+    std::size_t max_in_flight = 256;
+};
+
+/**
+ * Queue - an in-order queue on one slot of a context
+ *
+ * execute() submits a closed command list (one exec per segment);
+ * append() and the append_*() functions of CommandSink submit one command
+ * at once, each as its own exec: a Queue is the immediate command list of
+ * libtempo (ImmediateCommandList names the same type). The queue owns a
+ * timeline: submission n signals point n and waits for point n - 1, so
+ * everything it submits runs in order, whatever the slot.
+ *
+ * The destructor waits for what the queue submitted (the GPU reads the
+ * batches until then). Not thread-safe. Move-only.
+ */
+class Queue : public CommandSink {
+public:
+    Queue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options = {});
+    Queue(Queue&& other) noexcept;
+    Queue& operator=(Queue&& other) noexcept;
+    Queue(const Queue&) = delete;
+    Queue& operator=(const Queue&) = delete;
+    ~Queue() override;
+
+    /**
+     * Submits @list, returning the queue point that signals when it is
+     * complete. Throws UsageError when the list is open, of another
+     * submitter, or one-shot and already executed, or waits on an event
+     * nothing signals; Error EBUSY when it is not CommandListUsage::
+     * Simultaneous and a previous execution is still running.
+     */
+    SyncPoint execute(CommandList& list);
+    /// Waits for everything submitted; Timeout after @timeout.
+    WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
+
+    /// The queue point of the last submission (point 0 before the first).
+    [[nodiscard]] SyncPoint last_submitted() const noexcept;
+    /// Submissions whose completion the queue has not seen yet.
+    [[nodiscard]] std::size_t in_flight() const noexcept;
+    [[nodiscard]] Slot slot() const noexcept;
+    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept;
+
+private:
+    CommandId record(Command&& command, const Sync& sync) override;
+
+    std::unique_ptr<detail::QueueCore> core_;
+    std::uint32_t commands_ = 0;
+};
+
+/// The immediate command list: each appended command is submitted at once.
+using ImmediateCommandList = Queue;
+
+/// Why a BatchedQueue flushed its batch.
+enum class FlushReason {
+    /// BatchedQueue::flush().
+    Explicit,
+    /// The batch reached BatchedQueueOptions::batch_size commands.
+    Size,
+    /// An event of the batch appeared in a wait list (of any queue or list execution).
+    WaitList,
+    /// Event::wait() on an event of the batch.
+    HostWait,
+    /// Event::signaled() on an event of the batch.
+    HostPoll,
+    /// BatchedQueue::execute(): the batch goes first.
+    Execute,
+    /// BatchedQueue::finish().
+    Finish,
+    /// The BatchedQueue was destroyed.
+    Destroy,
+};
+
+/// "explicit", "size", "wait-list", "host-wait", "host-poll", "execute", "finish", "destroy".
+[[nodiscard]] std::string_view to_string(FlushReason reason) noexcept;
+
+struct BatchedQueueOptions {
+    /// Commands in a batch that make it flush.
+    std::size_t batch_size = 256;
+    /// Submitted batches in flight before a flush waits for the oldest one.
+    std::size_t max_in_flight = 10;
+};
+
+/**
+ * BatchedQueue - an in-order queue that submits commands in batches
+ *
+ * Appended commands go to the current batch, a regular one-shot
+ * CommandList, which a flush closes and submits (one exec per segment, one
+ * when its commands have no events in the middle) and replaces with a new
+ * batch of the next generation (generations count from 1). Every event
+ * that a batch signals carries its generation (Event::generation()).
+ *
+ * The batch is flushed when: flush() is called; it reaches batch_size
+ * commands; an event it signals appears in a wait list (of this queue or
+ * any other queue, batched or not, or a list executed on one); the host
+ * waits on or polls such an event; execute() or finish() is called; the
+ * queue is destroyed. So every command is submitted by the time anything
+ * can wait for it, and a wait never names a point that was not submitted.
+ *
+ * Submitted batches are capped at max_in_flight. At the cap, a flush first
+ * reclaims the completed ones by polling the queue timeline, then, only if
+ * none completed, waits for the oldest one; it never waits for the whole
+ * queue.
+ *
+ * Thread-safe: an event waited on in another thread flushes the batch under
+ * the queue's lock. Move-only.
+ */
+class BatchedQueue final : public CommandSink {
+public:
+    BatchedQueue(std::shared_ptr<Submitter> submitter, Slot slot, BatchedQueueOptions options = {});
+    BatchedQueue(BatchedQueue&& other) noexcept;
+    BatchedQueue& operator=(BatchedQueue&& other) noexcept;
+    BatchedQueue(const BatchedQueue&) = delete;
+    BatchedQueue& operator=(const BatchedQueue&) = delete;
+    /// Flushes and waits for everything submitted.
+    ~BatchedQueue() override;
+
+    /// Submits the current batch, if it has commands.
+    void flush();
+    /// Flushes, then submits @list after it (see Queue::execute()).
+    SyncPoint execute(CommandList& list);
+    /// Flushes and waits for everything submitted.
+    WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
+
+    /// Generation of the current batch.
+    [[nodiscard]] std::uint64_t generation() const noexcept;
+    /// Commands in the current batch.
+    [[nodiscard]] std::size_t batch_commands() const;
+    /// Submitted batches (and lists) whose completion the queue has not seen yet.
+    [[nodiscard]] std::size_t in_flight() const;
+    /// Flushes of non-empty batches so far for @reason.
+    [[nodiscard]] std::uint64_t flushes(FlushReason reason) const;
+    /// The queue point of the last submission.
+    [[nodiscard]] SyncPoint last_submitted() const;
+    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept;
+
+private:
+    CommandId record(Command&& command, const Sync& sync) override;
+
+    std::shared_ptr<detail::BatchState> state_;
+};
+
+} // namespace tempo

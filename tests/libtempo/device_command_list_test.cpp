@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * Command lists, queues and batched queues on the tempo device. Every test
+ * skips when no tempo device is present; run them in the VM:
+ *
+ *   tools/vm/run -- build/cmake/tests/libtempo_device_test --gtest_filter='CommandList*'
+ */
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <tempo/tempo.hpp>
+
+namespace {
+
+using namespace std::chrono_literals;
+using tempo::BatchedQueue;
+using tempo::Buffer;
+using tempo::CommandId;
+using tempo::CommandList;
+using tempo::CommandListUsage;
+using tempo::Engine;
+using tempo::EngineClass;
+using tempo::Event;
+using tempo::GpuAddress;
+using tempo::Queue;
+using tempo::Slot;
+using tempo::WaitResult;
+
+constexpr auto job_wait = 10s;
+
+class CommandListDeviceTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        device_ = tempo::Device::try_open();
+        if (!device_)
+            GTEST_SKIP() << "no tempo device (run the tests in the VM: tools/vm/run -- "
+                            "build/cmake/tests/libtempo_device_test)";
+        // Two compute engines when there are: a blocked job on one does not hold the other.
+        std::vector<Engine> map{first_compute(0)};
+        map.push_back(device_->find_engine({EngineClass::Compute, 1})
+                          ? Engine{EngineClass::Compute, 1}
+                          : map[0]);
+        submitter_ = tempo::DeviceSubmitter::create(*device_, map);
+    }
+
+    [[nodiscard]] Engine first_compute(std::uint16_t instance) const
+    {
+        if (device_->find_engine({EngineClass::Compute, instance}))
+            return {EngineClass::Compute, instance};
+        return device_->engines().front().engine;
+    }
+    [[nodiscard]] bool two_engines() const
+    {
+        return submitter_->context().engine_map()[0] != submitter_->context().engine_map()[1];
+    }
+    [[nodiscard]] Buffer buffer(std::uint64_t size = 4096) const { return Buffer(*device_, size); }
+    [[nodiscard]] CommandList list(tempo::CommandListOptions options = {}) const
+    {
+        return CommandList(submitter_, options);
+    }
+
+    std::optional<tempo::Device> device_;
+    std::shared_ptr<tempo::DeviceSubmitter> submitter_;
+};
+
+TEST_F(CommandListDeviceTest, EveryCommandKindProducesItsResult)
+{
+    Buffer data = buffer(4 * 4096);
+    Buffer results = buffer();
+    results.write<std::uint64_t>(512, 9); // WAIT_MEM passes at once
+    CommandList l = list();
+    const std::uint32_t words[] = {0xa, 0xb, 0xc};
+    l.append_write(results.gpu_address(0), words);
+    l.append_timestamp(results.gpu_address(16));
+    l.append_fill(data.gpu_address(0), 0x01020304, 4096);
+    l.append_copy(data.gpu_address(4096), data.gpu_address(0), 4096);
+    l.append_atomic_add(results.gpu_address(24), 0x1'0000'0000);
+    l.append_atomic_inc(results.gpu_address(24));
+    l.append_wait_mem(results.gpu_address(512), tempo::Compare::Ge, 9);
+    l.append_dispatch_fill({.x = 4}, data.gpu_address(8192), 0xfeedf00d, 1024);
+    l.append_dispatch_copy({.x = 2}, data.gpu_address(12288), data.gpu_address(8192), 512);
+    l.append_dispatch_atomic_inc({.x = 2, .y = 3}, results.gpu_address(32), 7);
+    l.append_dispatch_checksum({.x = 4}, data.gpu_address(0), results.gpu_address(40), 1024);
+    l.append_dispatch_spin({.x = 2}, 1000);
+    l.append_barrier();
+    l.close();
+    ASSERT_EQ(l.segment_count(), 1U);
+
+    Queue queue(submitter_, Slot{0});
+    queue.execute(l);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+
+    EXPECT_EQ(results.read_array<std::uint32_t>(0, 3), (std::vector<std::uint32_t>{0xa, 0xb, 0xc}));
+    EXPECT_GT(results.read<std::uint64_t>(16), 0U);
+    EXPECT_EQ(data.read_array<std::uint32_t>(4096, 1024),
+              std::vector<std::uint32_t>(1024, 0x01020304));
+    EXPECT_EQ(results.read<std::uint64_t>(24), 0x1'0000'0001U);
+    EXPECT_EQ(data.read_array<std::uint32_t>(8192, 1024),
+              std::vector<std::uint32_t>(1024, 0xfeedf00d));
+    EXPECT_EQ(data.read_array<std::uint32_t>(12288, 256),
+              std::vector<std::uint32_t>(256, 0xfeedf00d));
+    EXPECT_EQ(results.read<std::uint64_t>(32), 6U * 7U);
+    EXPECT_EQ(results.read<std::uint64_t>(40), std::uint64_t{1024} * 0x01020304U);
+}
+
+TEST_F(CommandListDeviceTest, EventsInTheMiddleSplitTheList)
+{
+    if (!two_engines())
+        GTEST_SKIP() << "needs two compute engines";
+    // A: fill X, signal E; then block on a flag; then write Y.
+    // B (other engine): wait E, copy X to Z. B completes while A is blocked,
+    // which only works if E signals in the middle of A.
+    Buffer data = buffer();
+    Buffer flag = buffer();
+    const Event e(submitter_);
+    CommandList a = list();
+    a.append_fill(data.gpu_address(0), 0x5eed, 64, {.signal = e});
+    a.append_wait_mem(flag.gpu_address(), tempo::Compare::Eq, 1);
+    a.append_write(data.gpu_address(256), 0x600dU);
+    a.close();
+    EXPECT_EQ(a.segment_count(), 2U);
+    const Event waits[] = {e};
+    CommandList b = list();
+    b.append_copy(data.gpu_address(128), data.gpu_address(0), 64, {.wait = waits});
+    b.close();
+
+    Queue qa(submitter_, Slot{0});
+    Queue qb(submitter_, Slot{1});
+    qa.execute(a);
+    qb.execute(b);
+    ASSERT_EQ(qb.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read_array<std::uint32_t>(128, 16), std::vector<std::uint32_t>(16, 0x5eed));
+    EXPECT_EQ(qa.finish(20ms), WaitResult::Timeout) << "A is blocked on the flag";
+    EXPECT_EQ(data.read<std::uint32_t>(256), 0U);
+    flag.write<std::uint64_t>(0, 1);
+    ASSERT_EQ(qa.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint32_t>(256), 0x600dU);
+}
+
+TEST_F(CommandListDeviceTest, ImmediateCommandListRunsEachCommandAtOnce)
+{
+    Buffer data = buffer();
+    tempo::ImmediateCommandList immediate(submitter_, Slot{0});
+    const Event done(submitter_);
+    immediate.append_write(data.gpu_address(0), 7U);
+    immediate.append_atomic_add(data.gpu_address(8), 5);
+    immediate.append_dispatch_atomic_inc({.x = 3}, data.gpu_address(8), 2, {.signal = done});
+    ASSERT_EQ(done.wait(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint32_t>(0), 7U);
+    EXPECT_EQ(data.read<std::uint64_t>(8), 11U);
+    EXPECT_EQ(immediate.last_submitted().point, 3U);
+}
+
+TEST_F(CommandListDeviceTest, ReusableListIsRefusedWhileItExecutes)
+{
+    Buffer data = buffer();
+    CommandList l = list({.usage = CommandListUsage::Reusable});
+    l.append_wait_mem(data.gpu_address(0), tempo::Compare::Eq, 1);
+    l.append_atomic_inc(data.gpu_address(8));
+    l.close();
+    Queue queue(submitter_, Slot{0});
+    queue.execute(l);
+    try {
+        queue.execute(l);
+        FAIL() << "executed a reusable list twice at once";
+    } catch (const tempo::Error& e) {
+        EXPECT_EQ(e.code(), std::errc::device_or_resource_busy);
+    }
+    data.write<std::uint64_t>(0, 1);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    queue.execute(l);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint64_t>(8), 2U);
+}
+
+TEST_F(CommandListDeviceTest, CloneWhileTheSourceExecutes)
+{
+    if (!two_engines())
+        GTEST_SKIP() << "needs two compute engines";
+    // The source fills a scratch word, then blocks until the flag is 1. Its
+    // clone, cloned while the source is blocked and updated to fill the flag
+    // instead, runs on the other engine: it completes and releases the source.
+    Buffer data = buffer();
+    const GpuAddress scratch = data.gpu_address(0);
+    const GpuAddress flag = data.gpu_address(64);
+    const GpuAddress counter = data.gpu_address(128);
+    CommandList source = list({.cloneable = true});
+    const CommandId fill = source.append_dispatch_fill({.x = 1}, scratch, 1, 4);
+    source.append_wait_mem(flag, tempo::Compare::Eq, 1);
+    source.append_atomic_inc(counter);
+    source.close();
+    Queue a(submitter_, Slot{0});
+    Queue b(submitter_, Slot{1});
+    a.execute(source);
+    EXPECT_EQ(a.finish(20ms), WaitResult::Timeout);
+    EXPECT_TRUE(source.executing());
+
+    CommandList clone = source.clone();
+    EXPECT_TRUE(clone.shares_recording_with(source));
+    EXPECT_FALSE(clone.executing());
+    const std::uint32_t args[] = {flag.low(), flag.high(), 1, 4};
+    clone.update({.id = fill, .args = args});
+    b.execute(clone);
+    ASSERT_EQ(b.finish(job_wait), WaitResult::Signaled);
+    ASSERT_EQ(a.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint64_t>(128), 2U);
+    EXPECT_EQ(data.read<std::uint32_t>(0), 1U);
+}
+
+TEST_F(CommandListDeviceTest, DestroyingTheSourceBeforeTheCloneExecutes)
+{
+    Buffer data = buffer();
+    std::optional<CommandList> source = list({.cloneable = true});
+    source->append_fill(data.gpu_address(0), 0xc10e, 256);
+    source->append_dispatch_atomic_inc({.x = 4}, data.gpu_address(512), 1);
+    source->close();
+    CommandList clone = source->clone();
+    CommandList clone_of_clone = clone.clone();
+    source.reset();
+    // Churn the batch memory pool: nothing may reuse the clone's memory.
+    for (int i = 0; i < 20; i++) {
+        CommandList other = list();
+        other.append_fill(data.gpu_address(1024), 0xbad, 256);
+        other.close();
+    }
+    Queue queue(submitter_, Slot{0});
+    queue.execute(clone);
+    queue.execute(clone_of_clone);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read_array<std::uint32_t>(0, 64), std::vector<std::uint32_t>(64, 0xc10e));
+    EXPECT_EQ(data.read<std::uint64_t>(512), 8U);
+    EXPECT_EQ(data.read<std::uint32_t>(1024), 0U);
+}
+
+TEST_F(CommandListDeviceTest, VisitedAndReappendedListGivesTheSameResults)
+{
+    Buffer data = buffer(2 * 4096);
+    const auto record = [&](tempo::CommandSink& sink, std::uint64_t base, const Event& e) {
+        const std::uint32_t words[] = {1, 2, 3, 4};
+        sink.append_write(data.gpu_address(base), words);
+        sink.append_fill(data.gpu_address(base + 64), 0x77, 64, {.signal = e});
+        const Event waits[] = {e};
+        sink.append_copy(data.gpu_address(base + 128), data.gpu_address(base), 16, {.wait = waits});
+        sink.append_dispatch_atomic_inc({.x = 3}, data.gpu_address(base + 256), 2);
+        sink.append_dispatch_checksum({.x = 2}, data.gpu_address(base),
+                                      data.gpu_address(base + 264), 64);
+    };
+    const Event e(submitter_);
+    CommandList source = list();
+    record(source, 0, e);
+    source.close();
+    // Re-append into a target, remapping the event to one of its own.
+    const Event e2(submitter_);
+    CommandList target = list();
+    source.visit({.default_op = tempo::VisitDefault::Reappend,
+                  .target = &target,
+                  .before = [&](const tempo::VisitedCommand&, tempo::VisitSync& sync) {
+                      for (Event& w : sync.wait)
+                          w = w == e ? e2 : w;
+                      if (sync.signal == e)
+                          sync.signal = e2;
+                  }});
+    target.close();
+    EXPECT_EQ(target.segment_count(), source.segment_count());
+    EXPECT_EQ(target.signal_event(CommandId{1}), e2);
+
+    Queue queue(submitter_, Slot{0});
+    queue.execute(source);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    const auto first = data.read_array<std::uint32_t>(0, 68);
+    std::fill_n(data.bytes().begin(), 4096, std::byte{0});
+    queue.execute(target);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read_array<std::uint32_t>(0, 68), first);
+    EXPECT_EQ(e2.point(), 1U);
+}
+
+TEST_F(CommandListDeviceTest, MutableDispatchUpdateThenReexecute)
+{
+    Buffer data = buffer();
+    CommandList l = list();
+    const CommandId inc = l.append_dispatch_atomic_inc({.x = 2}, data.gpu_address(0), 3);
+    const CommandId fill = l.append_dispatch_fill({.x = 1}, data.gpu_address(256), 0x1111, 64);
+    l.close();
+    Queue queue(submitter_, Slot{0});
+    queue.execute(l);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint64_t>(0), 6U);
+
+    const GpuAddress counter = data.gpu_address(8);
+    const std::uint32_t inc_args[] = {counter.low(), counter.high(), 5};
+    const GpuAddress dst = data.gpu_address(512);
+    const std::uint32_t fill_args[] = {dst.low(), dst.high(), 0x2222, 32};
+    const tempo::CommandUpdate updates[] = {
+        {.id = inc, .groups = tempo::Groups{2, 2, 1}, .args = inc_args},
+        {.id = fill, .groups = tempo::Groups{4}, .args = fill_args},
+    };
+    l.update(updates);
+    queue.execute(l);
+    ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint64_t>(0), 6U);
+    EXPECT_EQ(data.read<std::uint64_t>(8), 20U);
+    EXPECT_EQ(data.read_array<std::uint32_t>(512, 32), std::vector<std::uint32_t>(32, 0x2222));
+}
+
+TEST_F(CommandListDeviceTest, BatchedQueuesWaitingOnEachOther)
+{
+    Buffer data = buffer();
+    BatchedQueue q1(submitter_, Slot{0});
+    BatchedQueue q2(submitter_, Slot{1});
+    const Event e1(submitter_);
+    const Event e2(submitter_);
+    q1.append_write(data.gpu_address(0), 1U, {.signal = e1});
+    q2.append_write(data.gpu_address(4), 2U, {.signal = e2});
+    const Event w1[] = {e1};
+    const Event w2[] = {e2};
+    q1.append_copy(data.gpu_address(8), data.gpu_address(4), 4, {.wait = w2});
+    q2.append_copy(data.gpu_address(12), data.gpu_address(0), 4, {.wait = w1});
+    q1.append_atomic_inc(data.gpu_address(16), {.signal = e1});
+    q2.append_atomic_inc(data.gpu_address(16), {.wait = w1});
+    ASSERT_EQ(q1.finish(job_wait), WaitResult::Signaled);
+    ASSERT_EQ(q2.finish(job_wait), WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint32_t>(8), 2U);
+    EXPECT_EQ(data.read<std::uint32_t>(12), 1U);
+    EXPECT_EQ(data.read<std::uint64_t>(16), 2U);
+    EXPECT_GE(q1.flushes(tempo::FlushReason::WaitList), 1U);
+    EXPECT_GE(q2.flushes(tempo::FlushReason::WaitList), 1U);
+}
+
+TEST_F(CommandListDeviceTest, HostWaitInAnotherThreadFlushesTheBatch)
+{
+    Buffer data = buffer();
+    BatchedQueue queue(submitter_, Slot{0});
+    const Event e(submitter_);
+    queue.append_write(data.gpu_address(0), 0xabcU, {.signal = e});
+    WaitResult result = WaitResult::Timeout;
+    std::thread waiter([&] { result = e.wait(job_wait); });
+    waiter.join();
+    EXPECT_EQ(result, WaitResult::Signaled);
+    EXPECT_EQ(data.read<std::uint32_t>(0), 0xabcU);
+    EXPECT_EQ(queue.flushes(tempo::FlushReason::HostWait), 1U);
+}
+
+TEST_F(CommandListDeviceTest, BatchMemoryIsRecycled)
+{
+    Buffer data = buffer();
+    Queue queue(submitter_, Slot{0});
+    const auto cycle = [&] {
+        for (int i = 0; i < 50; i++) {
+            CommandList l = list();
+            l.append_atomic_inc(data.gpu_address(0));
+            l.close();
+            queue.execute(l);
+            queue.append_atomic_inc(data.gpu_address(0));
+        }
+        ASSERT_EQ(queue.finish(job_wait), WaitResult::Signaled);
+    };
+    cycle();
+    const std::uint64_t created = submitter_->buffers_created();
+    cycle();
+    EXPECT_EQ(submitter_->buffers_created(), created);
+    EXPECT_EQ(data.read<std::uint64_t>(0), 200U);
+}
+
+TEST_F(CommandListDeviceTest, DocumentationExampleRuns)
+{
+    const std::string example = TEMPO_COMMAND_LISTS_EXAMPLE_PATH;
+    if (example.empty())
+        GTEST_SKIP() << "the examples are not built";
+    FILE* pipe = ::popen(example.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string output;
+    char buf[256];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), pipe)) > 0)
+        output.append(buf, n);
+    const int status = ::pclose(pipe);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+    EXPECT_EQ(output, "original: 18, clone: 36, batched: 10\n");
+}
+
+} // namespace

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+#include <algorithm>
+#include <cerrno>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <tempo/error.hpp>
+#include <tempo/queue.hpp>
+
+#include "event_state.hpp"
+#include "queue_core.hpp"
+#include "recording.hpp"
+
+namespace tempo {
+
+namespace detail {
+
+QueueCore::QueueCore(std::shared_ptr<Submitter> submitter, Slot slot, std::size_t max_in_flight,
+                     const PendingOwner* batch)
+    : submitter_(std::move(submitter)),
+      slot_(slot),
+      timeline_(std::make_shared<OwnedTimeline>(submitter_)),
+      max_in_flight_(std::max<std::size_t>(max_in_flight, 1)),
+      batch_(batch)
+{}
+
+QueueCore::~QueueCore()
+{
+    try {
+        finish(wait_forever);
+    } catch (...) {
+        // Nothing to do in a destructor: the memory below is released anyway.
+    }
+}
+
+void QueueCore::flush_waits(const CommandList& list)
+{
+    for (const Segment& segment : list.recording_->segments)
+        if (segment.wait_entry >= 0)
+            flush_pending(list.sync_[static_cast<std::size_t>(segment.wait_entry)].wait,
+                          FlushReason::WaitList);
+}
+
+void QueueCore::check_executable(CommandList& list, const char* function) const
+{
+    const auto fail = [&](const std::string& rule) {
+        throw UsageError(std::string{function} + ": " + rule);
+    };
+    if (!list.closed())
+        fail("the list is open; close() it first");
+    if (list.submitter_ != submitter_)
+        fail("the list was created with another submitter; its batch memory belongs to that one");
+    if (list.options_.usage == CommandListUsage::OneShot && list.executed_)
+        fail("the one-shot list was already executed; reset() and record it again, or create it "
+             "CommandListUsage::Reusable");
+    if (list.options_.usage != CommandListUsage::Simultaneous && list.executing())
+        throw Error(EBUSY, function,
+                    "the list is still executing and was not created "
+                    "CommandListUsage::Simultaneous; wait for its previous execution first");
+}
+
+void QueueCore::check_waits(const CommandList& list, const char* function)
+{
+    // Every wait must name a submitted point, or a signal of an earlier
+    // segment of this very execution: checked before anything is submitted.
+    const auto& segments = list.recording_->segments;
+    for (std::size_t s = 0; s < segments.size(); s++) {
+        if (segments[s].wait_entry < 0)
+            continue;
+        for (const Event& event :
+             list.sync_[static_cast<std::size_t>(segments[s].wait_entry)].wait) {
+            if (event.point() != 0)
+                continue;
+            const bool signalled_before = std::any_of(
+                segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(s),
+                [&](const Segment& earlier) {
+                    return earlier.signal_entry >= 0 &&
+                           list.sync_[static_cast<std::size_t>(earlier.signal_entry)].signal ==
+                               event;
+                });
+            if (!signalled_before)
+                (void)wait_point(event, function);
+        }
+    }
+}
+
+SyncPoint QueueCore::execute(CommandList& list, const char* function)
+{
+    check_executable(list, function);
+    check_waits(list, function);
+    const std::shared_ptr<Recording> recording = list.recording_;
+    make_room();
+    const std::uint64_t before = last_;
+    // Once a segment is submitted the GPU may read the batch: whatever
+    // happens next, the queue tracks it, and the list counts as executed.
+    const auto track = [&] {
+        in_flight_.push_back({last_, recording->memory});
+        list.executed_ = true;
+        if (list.options_.usage == CommandListUsage::Simultaneous && list.executions_.size() >= 16)
+            (void)list.executing(); // drop the completed ones
+        list.executions_.push_back({timeline_, last_});
+    };
+    try {
+        for (const Segment& segment : recording->segments) {
+            const auto waits = segment.wait_entry >= 0
+                                   ? std::span<const Event>{list.sync_[static_cast<std::size_t>(
+                                                                           segment.wait_entry)]
+                                                                .wait}
+                                   : std::span<const Event>{};
+            const Event& signal =
+                segment.signal_entry >= 0
+                    ? list.sync_[static_cast<std::size_t>(segment.signal_entry)].signal
+                    : Event{};
+            submit_exec(recording->memory->gpu_address + std::uint64_t{segment.offset} * 4, waits,
+                        signal, function);
+        }
+    } catch (...) {
+        if (last_ != before)
+            track();
+        throw;
+    }
+    track();
+    return timeline_->at(last_);
+}
+
+SyncPoint QueueCore::submit_command(const Command& command, const Sync& sync, const char* function)
+{
+    writer_.clear();
+    encode(command, writer_, submitter_->limits());
+    writer_.end();
+    auto memory = submitter_->upload(writer_.dwords());
+    make_room();
+    submit_exec(memory->gpu_address, sync.wait, sync.signal, function);
+    in_flight_.push_back({last_, std::move(memory)});
+    return timeline_->at(last_);
+}
+
+void QueueCore::submit_exec(GpuAddress batch, std::span<const Event> waits, const Event& signal,
+                            const char* function)
+{
+    waits_.clear();
+    if (last_ != 0)
+        waits_.push_back(timeline_->at(last_));
+    for (const Event& event : waits)
+        waits_.push_back(wait_point(event, function));
+    const std::uint64_t point = last_ + 1;
+    signals_.clear();
+    signals_.push_back(timeline_->at(point));
+    const auto submit = [&] {
+        submitter_->submit({.slot = slot_, .batch = batch, .wait = waits_, .signal = signals_});
+    };
+    if (signal) {
+        signal_next(signal, batch_, [&](SyncPoint next) {
+            signals_.push_back(next);
+            submit();
+        });
+    } else {
+        submit();
+    }
+    last_ = point;
+}
+
+void QueueCore::reclaim()
+{
+    if (in_flight_.empty())
+        return;
+    const std::uint64_t done = submitter_->last_signaled(timeline_->handle());
+    while (!in_flight_.empty() && in_flight_.front().point <= done)
+        in_flight_.pop_front();
+}
+
+void QueueCore::make_room()
+{
+    if (in_flight_.size() < max_in_flight_)
+        return;
+    reclaim();
+    if (in_flight_.size() < max_in_flight_)
+        return;
+    // Only the oldest: the queue never drains to make room.
+    submitter_->wait(timeline_->at(in_flight_.front().point), wait_forever);
+    in_flight_.pop_front();
+}
+
+WaitResult QueueCore::finish(std::chrono::nanoseconds timeout)
+{
+    if (last_ == 0)
+        return WaitResult::Signaled;
+    const WaitResult result = submitter_->wait(timeline_->at(last_), timeout);
+    if (result == WaitResult::Signaled)
+        in_flight_.clear();
+    return result;
+}
+
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// Queue
+
+Queue::Queue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options)
+{
+    if (!submitter)
+        throw std::invalid_argument("tempo::Queue: no submitter");
+    core_ = std::make_unique<detail::QueueCore>(std::move(submitter), slot, options.max_in_flight);
+}
+
+Queue::Queue(Queue&& other) noexcept = default;
+Queue& Queue::operator=(Queue&& other) noexcept = default;
+Queue::~Queue() = default;
+
+SyncPoint Queue::execute(CommandList& list)
+{
+    constexpr const char* function = "tempo::Queue::execute";
+    if (list.closed())
+        detail::QueueCore::flush_waits(list);
+    return core_->execute(list, function);
+}
+
+CommandId Queue::record(Command&& command, const Sync& sync)
+{
+    detail::validate(command, sync, core_->submitter()->limits(), "tempo::Queue::append");
+    detail::flush_pending(sync.wait, FlushReason::WaitList);
+    core_->submit_command(command, sync, "tempo::Queue::append");
+    return CommandId{commands_++};
+}
+
+WaitResult Queue::finish(std::chrono::nanoseconds timeout)
+{
+    return core_->finish(timeout);
+}
+
+SyncPoint Queue::last_submitted() const noexcept
+{
+    return core_->last_submitted();
+}
+
+std::size_t Queue::in_flight() const noexcept
+{
+    return core_->in_flight();
+}
+
+Slot Queue::slot() const noexcept
+{
+    return core_->slot();
+}
+
+const std::shared_ptr<Submitter>& Queue::submitter() const noexcept
+{
+    return core_->submitter();
+}
+
+} // namespace tempo
