@@ -31,6 +31,14 @@ struct Options {
     std::optional<Engine> engine;
     /// Submissions between waits of the submit-only measurement; 0: the ring size.
     std::uint64_t burst = 0;
+    /// Samples of each row of "latency".
+    std::uint64_t samples = 300;
+    /// Duration of each load job (SPIN workgroup) of "latency", in milliseconds.
+    std::uint64_t load_ms = 20;
+    /// Mean pause between two probes of "latency", in microseconds.
+    std::uint64_t gap_us = 1000;
+    /// Where "latency" writes its SVG picture; empty: nowhere.
+    std::string hist;
 };
 
 /// One subcommand.
@@ -44,6 +52,7 @@ struct Command {
 std::span<const Command> commands();
 
 int run_nop(const Options& options);
+int run_latency(const Options& options);
 
 /// Monotonic time in nanoseconds, as a double, for the samples.
 using Clock = std::chrono::steady_clock;

@@ -23,6 +23,8 @@ namespace {
 constexpr Command command_table[] = {
     {"nop", "idle NOP round trip and submit cost, against a null ioctl and syncobj ioctls",
      run_nop},
+    {"latency", "NOP and 1-group dispatch round trips, idle and saturated, NORMAL and HIGH",
+     run_latency},
 };
 
 void usage(std::ostream& out)
@@ -39,6 +41,10 @@ Options:
                    compute, copy (default compute:0)
   --burst N        submissions between waits in "submit only" (default: the
                    ring size)
+  --samples N      latency: samples of each row (default 300)
+  --load-ms MS     latency: duration of each load job (default 20)
+  --gap-us US      latency: mean pause between two probes (default 1000)
+  --hist FILE      latency: write the latency distributions as an SVG picture
   --json           print JSON instead of a table
   --device PATH    the DRM render node (default: $TEMPO_DEVICE, else the
                    first render node driven by tempo)
@@ -67,6 +73,16 @@ Options parse(int argc, char** argv, int first)
                 throw tooling::UsageError("--iterations must be at least 1");
         } else if (auto w = option_value(argc, argv, i, "--warmup")) {
             options.warmup = parse_count("--warmup", *w);
+        } else if (auto n = option_value(argc, argv, i, "--samples")) {
+            options.samples = parse_count("--samples", *n);
+            if (options.samples == 0)
+                throw tooling::UsageError("--samples must be at least 1");
+        } else if (auto l = option_value(argc, argv, i, "--load-ms")) {
+            options.load_ms = parse_count("--load-ms", *l);
+        } else if (auto g = option_value(argc, argv, i, "--gap-us")) {
+            options.gap_us = parse_count("--gap-us", *g);
+        } else if (auto h = option_value(argc, argv, i, "--hist")) {
+            options.hist = std::string{*h};
         } else if (auto b = option_value(argc, argv, i, "--burst")) {
             options.burst = parse_count("--burst", *b);
         } else if (auto e = option_value(argc, argv, i, "--engine")) {
