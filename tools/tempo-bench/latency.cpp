@@ -74,44 +74,6 @@ std::optional<std::string> module_param(const std::string& name)
     return value;
 }
 
-/// Time of all CPUs from /proc/stat, in jiffies: busy and total.
-struct CpuTimes {
-    std::uint64_t busy{0};
-    std::uint64_t total{0};
-
-    CpuTimes& operator+=(const CpuTimes& o)
-    {
-        busy += o.busy;
-        total += o.total;
-        return *this;
-    }
-    friend CpuTimes operator-(const CpuTimes& a, const CpuTimes& b)
-    {
-        return {a.busy - b.busy, a.total - b.total};
-    }
-    [[nodiscard]] double percent() const
-    {
-        return total ? 100.0 * static_cast<double>(busy) / static_cast<double>(total) : 0.0;
-    }
-};
-
-CpuTimes cpu_times()
-{
-    std::ifstream in("/proc/stat");
-    std::string cpu;
-    CpuTimes t;
-    in >> cpu;
-    for (int i = 0; i < 10; i++) {
-        std::uint64_t v = 0;
-        if (!(in >> v))
-            break;
-        t.total += v;
-        if (i != 3 && i != 4) // idle, iowait
-            t.busy += v;
-    }
-    return t;
-}
-
 enum class ProbeKind {
     Nop,
     Dispatch

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <mutex>
 #include <span>
 #include <string>
@@ -38,6 +39,45 @@
 #include <tempo/unique_fd.hpp>
 
 namespace tempo::bench {
+
+/// Time of all CPUs from /proc/stat, in jiffies: busy and total.
+struct CpuTimes {
+    std::uint64_t busy{0};
+    std::uint64_t total{0};
+
+    CpuTimes& operator+=(const CpuTimes& o)
+    {
+        busy += o.busy;
+        total += o.total;
+        return *this;
+    }
+    friend CpuTimes operator-(const CpuTimes& a, const CpuTimes& b)
+    {
+        return {a.busy - b.busy, a.total - b.total};
+    }
+    [[nodiscard]] double percent() const
+    {
+        return total ? 100.0 * static_cast<double>(busy) / static_cast<double>(total) : 0.0;
+    }
+};
+
+/// The CPU time of all CPUs so far (/proc/stat), to measure how busy they were.
+inline CpuTimes cpu_times()
+{
+    std::ifstream in("/proc/stat");
+    std::string cpu;
+    CpuTimes t;
+    in >> cpu;
+    for (int i = 0; i < 10; i++) {
+        std::uint64_t v = 0;
+        if (!(in >> v))
+            break;
+        t.total += v;
+        if (i != 3 && i != 4) // idle, iowait
+            t.busy += v;
+    }
+    return t;
+}
 
 /// One source of load: jobs of @batch on @engine, from a context of @priority of its own.
 struct LoadStream {

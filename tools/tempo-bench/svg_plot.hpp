@@ -132,7 +132,7 @@ inline std::string summary_note(std::vector<double> values)
 /// Geometry shared by both kinds of pictures.
 class Canvas {
 public:
-    static constexpr double width = 1060;
+    static constexpr double width = 1100;
     static constexpr double height = 560;
     static constexpr double left = 80;
     static constexpr double right = 680;

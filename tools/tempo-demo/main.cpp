@@ -3,9 +3,13 @@
  * Copyright (c) 2026 The tempo authors
  *
  * tempo-demo: runs a small workload on the tempo device and checks every
- * value it produced against the same computation on the CPU.
+ * value it produced against the same computation on the CPU, then the
+ * scenario of the high-priority scheduling RFC (compositor.cpp): a game
+ * saturates every engine while a VR compositor reprojects a frame every
+ * 11.1 ms, first with both at normal priority (priority OFF), then with
+ * the game at low and the compositor at high priority (priority ON).
  *
- * On a compute engine, one batch:
+ * The workload, on a compute engine, one batch:
  *   FILL packet        "filled" <- 0xc0ffee00
  *   WRITE_DATA         a few marker dwords into "results"
  *   WRITE_TIMESTAMP    start time
@@ -21,18 +25,23 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <tempo/tempo.hpp>
 
+#include "compositor.hpp"
 #include "tooling/options.hpp"
 
 namespace {
@@ -55,17 +64,49 @@ constexpr std::size_t markers_at = 32;
 
 constexpr std::string_view usage_text = R"(Usage: tempo-demo [OPTIONS]
 
-Run a verified sample workload on the tempo device: FILL, CHECKSUM, COPY and
-ATOMIC_INC on a compute engine, then a COPY packet on a copy engine; every
-result is compared with the CPU's.
+1. Runs a verified sample workload on the tempo device: FILL, CHECKSUM, COPY
+   and ATOMIC_INC on a compute engine, then a COPY packet on a copy engine;
+   every result is compared with the CPU's.
+2. Runs the compositor scenario: a game keeps every engine busy while a VR
+   compositor submits a small reprojection dispatch every 11.1 ms (90 Hz)
+   on compute:0 and checks that it finished before the next vblank and that
+   its output is right. Twice: priority OFF (game and compositor at normal
+   priority), then priority ON (game at low, compositor at high priority;
+   needs root or CAP_SYS_NICE, skipped otherwise). Writes a histogram of the
+   frame latencies as SVG.
 
 Options:
-  --device PATH    the DRM render node (default: $TEMPO_DEVICE, else the
-                   first render node driven by tempo)
-  -h, --help       this text
+  --frames N             frames of the priority ON run (default 1000)
+  --off-frames N         frames of the priority OFF run (default 100)
+  --game-group-ms MS     duration of each workgroup of the game's SPIN
+                         dispatches (default 2)
+  --game-copy-kib KIB    KiB each CU copies in the game's COPY kernel after
+                         each SPIN dispatch (default 16)
+  --game-stream-kib KIB  KiB of each COPY packet the game streams on the copy
+                         engines, one every 10 ms (default 64)
+  --out PATH             the histogram: a .svg file, or a directory for
+                         tempo-demo-latency.svg (default: $TEMPO_OUT if set,
+                         else the current directory)
+  --no-scenario          run the verified workload only
+  --device PATH          the DRM render node (default: $TEMPO_DEVICE, else
+                         the first render node driven by tempo)
+  -h, --help             this text
 
-Exit status: 0 when the workload is verified, 1 otherwise.
+Exit status: 0 when the workload is verified and the priority ON run missed
+no deadline (or was skipped for lack of privilege); 1 otherwise; 2 for a
+usage error.
 )";
+
+struct DemoOptions {
+    std::string device;
+    std::uint64_t frames = 1000;
+    std::uint64_t off_frames = 100;
+    std::uint32_t game_group_ms = 2;
+    std::uint32_t game_copy_kib = 16;
+    std::uint32_t game_stream_kib = 64;
+    std::string out;
+    bool scenario = true;
+};
 
 // A deterministic pseudo-random pattern (xorshift32).
 std::vector<std::uint32_t> make_pattern()
@@ -126,16 +167,12 @@ std::string class_counts(const tempo::Device& device)
     return text;
 }
 
-int run(const std::string& path)
+int run_workload(const tempo::Device& device)
 {
     using tempo::Buffer;
     using tempo::EngineClass;
 
-    const tempo::Device device = tempo::tooling::open_device(path);
     const auto& info = device.info();
-    std::printf("tempo device %s: %u engines (%s), %u hardware queues, %u CUs\n",
-                device.path().c_str(), info.num_engines, class_counts(device).c_str(),
-                info.num_hqds, info.num_cus);
 
     // A compute engine for the dispatches (gfx runs them too), a copy engine for the copy.
     auto compute = device.find_engine({EngineClass::Compute, 0});
@@ -245,19 +282,203 @@ int run(const std::string& path)
     return 0;
 }
 
+/// Nearest-rank percentile of @values (unsorted), in milliseconds from microseconds.
+double percentile_ms(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const auto rank =
+        static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1] / 1000.0;
+}
+
+void print_run(const tempo::demo::CompositorRun& r)
+{
+    std::printf("%-13s %-7s %-10s %7llu %7llu %6llu %9.2f %9.2f %9.2f %14.2f %10llu %4.0f%%\n",
+                r.name.c_str(), tempo::to_string(r.game).c_str(),
+                tempo::to_string(r.compositor).c_str(), static_cast<unsigned long long>(r.frames),
+                static_cast<unsigned long long>(r.missed), static_cast<unsigned long long>(r.wrong),
+                percentile_ms(r.latency_us, 50), percentile_ms(r.latency_us, 99),
+                percentile_ms(r.latency_us, 100), percentile_ms(r.start_us, 99),
+                static_cast<unsigned long long>(r.game_jobs), r.cpu_busy);
+    std::fflush(stdout);
+}
+
+/// How the module's CU sequencer picks workgroups (module parameter cu_by_priority).
+std::string sequencer_setting()
+{
+    std::ifstream in("/sys/module/tempo/parameters/cu_by_priority");
+    std::string value;
+    if (!(in >> value))
+        return "unknown (cu_by_priority not readable)";
+    return (value == "Y" ? "by queue priority" : "at random") + std::string{" (cu_by_priority="} +
+           value + ")";
+}
+
+/// The histogram's path from --out: a .svg file, or a directory.
+std::string histogram_path(const std::string& out)
+{
+    const std::string name = "tempo-demo-latency.svg";
+    if (out.size() > 4 && out.ends_with(".svg"))
+        return out;
+    if (!out.empty())
+        return out + "/" + name;
+    const char* dir = std::getenv("TEMPO_OUT");
+    return dir && *dir ? std::string{dir} + "/" + name : name;
+}
+
+/// The scenario; returns 0, or 1 when the priority ON run missed a deadline.
+int run_scenario(const tempo::Device& device, const DemoOptions& options)
+{
+    using tempo::Priority;
+    using tempo::demo::CompositorRun;
+
+    auto engine = device.find_engine({tempo::EngineClass::Compute, 0});
+    if (!engine)
+        engine = device.find_engine({tempo::EngineClass::Gfx, 0});
+    if (!engine) {
+        std::printf("scenario skipped: the device has no compute or gfx engine\n");
+        return 0;
+    }
+    tempo::demo::GameConfig game;
+    game.group_ms = options.game_group_ms;
+    game.copy_bytes_per_cu = options.game_copy_kib * 1024;
+    game.stream_bytes = options.game_stream_kib * 1024;
+    std::printf("\ncompositor scenario: a game keeps every engine busy while a compositor on %s "
+                "reprojects a frame every %.1f ms (90 Hz): a DISPATCH COPY of 4 groups x 4 KiB "
+                "between two WRITE_TIMESTAMPs, due before the next vblank\n",
+                tempo::to_string(engine->engine).c_str(),
+                static_cast<double>(tempo::demo::frame_period_ns) / 1e6);
+    std::printf("  game %s\n", tempo::demo::describe_game(device, game).c_str());
+    std::printf("  CU sequencer: %s\n\n", sequencer_setting().c_str());
+    std::printf("%-13s %-7s %-10s %7s %7s %6s %9s %9s %9s %14s %10s %5s\n", "run", "game",
+                "compositor", "frames", "missed", "wrong", "p50_ms", "p99_ms", "max_ms",
+                "to-start p99", "game jobs", "CPU");
+
+    std::vector<CompositorRun> runs;
+    CompositorRun off;
+    off.name = "priority OFF";
+    off.game = Priority::Normal;
+    off.compositor = Priority::Normal;
+    tempo::demo::run_compositor(device, engine->engine, game, options.off_frames, off);
+    print_run(off);
+    runs.push_back(std::move(off));
+
+    std::string skipped;
+    if (device.max_priority() < Priority::High) {
+        skipped = "the compositor's HIGH priority needs root or CAP_SYS_NICE (this process may "
+                  "use up to " +
+                  tempo::to_string(device.max_priority()) + ")";
+    } else {
+        CompositorRun on;
+        on.name = "priority ON";
+        on.game = Priority::Low;
+        on.compositor = Priority::High;
+        try {
+            tempo::demo::run_compositor(device, engine->engine, game, options.frames, on);
+            print_run(on);
+            runs.push_back(std::move(on));
+        } catch (const tempo::Error& e) {
+            if (e.code() != std::errc::permission_denied &&
+                e.code() != std::errc::operation_not_permitted)
+                throw;
+            skipped = std::string{"the compositor's HIGH priority was refused: "} + e.what() +
+                      " (needs root or CAP_SYS_NICE)";
+        }
+    }
+    if (!skipped.empty())
+        std::printf("priority ON    skipped: %s\n", skipped.c_str());
+
+    std::printf("\n(latency: submit to fence seen signalled; to-start: submit to the batch's first "
+                "packet; a frame misses when its fence has not signalled at the next vblank or "
+                "its output is wrong)\n");
+    for (const CompositorRun& r : runs) {
+        if (!r.missed_start_us.empty())
+            std::printf("%s: where the missed frames lost their time (p50 / max, ms): to the first "
+                        "packet %.2f / %.2f, batch run %.2f / %.2f, to wake-up %.2f / %.2f\n",
+                        r.name.c_str(), percentile_ms(r.missed_start_us, 50),
+                        percentile_ms(r.missed_start_us, 100), percentile_ms(r.missed_run_us, 50),
+                        percentile_ms(r.missed_run_us, 100), percentile_ms(r.missed_wake_us, 50),
+                        percentile_ms(r.missed_wake_us, 100));
+        if (r.failed)
+            std::printf("%s: %llu frames failed on the GPU\n", r.name.c_str(),
+                        static_cast<unsigned long long>(r.failed));
+        if (r.game_failed)
+            std::printf("%s: %llu game jobs failed (their contexts were created again): %s\n",
+                        r.name.c_str(), static_cast<unsigned long long>(r.game_failed),
+                        r.game_failures.c_str());
+    }
+    char subtitle[256];
+    std::snprintf(subtitle, sizeof(subtitle),
+                  "game: SPIN workgroups of %u ms on every gfx and compute engine; compositor: "
+                  "1 dispatch every %.1f ms on %s; CU sequencer %s",
+                  game.group_ms, static_cast<double>(tempo::demo::frame_period_ns) / 1e6,
+                  tempo::to_string(engine->engine).c_str(), sequencer_setting().c_str());
+    try {
+        const std::string written =
+            tempo::demo::write_histogram(histogram_path(options.out), runs, subtitle);
+        std::printf("latency histogram: %s\n", written.c_str());
+    } catch (const std::exception& e) {
+        std::printf("latency histogram not written: %s (see --out)\n", e.what());
+    }
+
+    if (runs.size() < 2) {
+        std::printf("priority ON: skipped (run as root for it)\n");
+        return 0;
+    }
+    const CompositorRun& on = runs[1];
+    if (on.missed) {
+        std::printf("priority ON: FAILED: %llu of %llu frames missed their deadline (%llu with "
+                    "wrong output)\n",
+                    static_cast<unsigned long long>(on.missed),
+                    static_cast<unsigned long long>(on.frames),
+                    static_cast<unsigned long long>(on.wrong));
+        return 1;
+    }
+    std::printf("priority ON: every one of %llu frames met its deadline with the right output\n",
+                static_cast<unsigned long long>(on.frames));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
-    std::string path;
+    using tempo::tooling::option_value;
+    using tempo::tooling::parse_count;
+    DemoOptions options;
     for (int i = 1; i < argc; i++) {
         const std::string_view arg{argv[i]};
         try {
             if (arg == "-h" || arg == "--help") {
                 std::cout << usage_text;
                 return 0;
-            } else if (auto d = tempo::tooling::option_value(argc, argv, i, "--device")) {
-                path = std::string{*d};
+            } else if (arg == "--no-scenario") {
+                options.scenario = false;
+            } else if (auto d = option_value(argc, argv, i, "--device")) {
+                options.device = std::string{*d};
+            } else if (auto f = option_value(argc, argv, i, "--frames")) {
+                options.frames = parse_count("--frames", *f);
+            } else if (auto o = option_value(argc, argv, i, "--off-frames")) {
+                options.off_frames = parse_count("--off-frames", *o);
+            } else if (auto g = option_value(argc, argv, i, "--game-group-ms")) {
+                const std::uint64_t ms = parse_count("--game-group-ms", *g);
+                if (ms == 0 || ms > 100)
+                    throw tempo::tooling::UsageError("--game-group-ms must be 1..100");
+                options.game_group_ms = static_cast<std::uint32_t>(ms);
+            } else if (auto c = option_value(argc, argv, i, "--game-copy-kib")) {
+                const std::uint64_t kib = parse_count("--game-copy-kib", *c);
+                if (kib == 0 || kib > 4096)
+                    throw tempo::tooling::UsageError("--game-copy-kib must be 1..4096");
+                options.game_copy_kib = static_cast<std::uint32_t>(kib);
+            } else if (auto t = option_value(argc, argv, i, "--game-stream-kib")) {
+                const std::uint64_t kib = parse_count("--game-stream-kib", *t);
+                if (kib == 0 || kib > 65536)
+                    throw tempo::tooling::UsageError("--game-stream-kib must be 1..65536");
+                options.game_stream_kib = static_cast<std::uint32_t>(kib);
+            } else if (auto p = option_value(argc, argv, i, "--out")) {
+                options.out = std::string{*p};
             } else {
                 throw tempo::tooling::UsageError("unknown argument: " + std::string{arg});
             }
@@ -266,10 +487,35 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+
+    std::optional<tempo::Device> device;
+    int workload = 1;
     try {
-        return run(path);
+        device.emplace(tempo::tooling::open_device(options.device));
+        const auto& info = device->info();
+        std::printf("tempo device %s: %u engines (%s), %u hardware queues, %u CUs\n",
+                    device->path().c_str(), info.num_engines, class_counts(*device).c_str(),
+                    info.num_hqds, info.num_cus);
+        workload = run_workload(*device);
     } catch (const std::exception& e) {
         std::printf("workload failed: %s\n", e.what());
+    }
+    if (!device || !options.scenario) {
+        if (workload)
+            std::printf("demo FAILED: the verified workload failed\n");
+        return workload;
+    }
+
+    int scenario = 1;
+    try {
+        scenario = run_scenario(*device, options);
+    } catch (const std::exception& e) {
+        std::printf("scenario failed: %s\n", e.what());
+    }
+    if (workload || scenario) {
+        std::printf("demo FAILED:%s%s\n", workload ? " the verified workload failed;" : "",
+                    scenario ? " the compositor scenario failed" : "");
         return 1;
     }
+    return 0;
 }

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * The game: one context per engine at the game's priority. On every gfx
+ * and compute engine it keeps two jobs queued, each a long SPIN dispatch
+ * (several workgroups per CU, GameConfig::group_ms each) followed by a
+ * COPY kernel (GameConfig::copy_bytes_per_cu per CU); on every copy engine
+ * it streams COPY packets (GameConfig::stream_bytes every
+ * stream_interval_ms). A thread refills the queues as jobs complete. The
+ * emulated GPU copies with the CPU, so the memory work is kept modest: on
+ * two vCPUs, heavy copying competes for the CPU with the very code paths
+ * (command processors, the compositor's thread) whose latency is measured.
+ *
+ * The compositor: a context at its own priority on one compute engine.
+ * Every 11.1 ms (90 Hz) it writes a new "eye image" (16 KiB, a pattern that
+ * depends on the frame number), submits [WRITE_TIMESTAMP, DISPATCH COPY of
+ * 4 groups x 4 KiB into the frame buffer, WRITE_TIMESTAMP], and waits for
+ * the fence until the next vblank: a frame whose fence has not signalled by
+ * then missed its deadline. It then checks the frame buffer against the
+ * eye image. A late frame makes the compositor skip the vblanks it missed.
+ */
+#include "compositor.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include <tempo/buffer.hpp>
+#include <tempo/context.hpp>
+#include <tempo/error.hpp>
+#include <tempo/packet.hpp>
+#include <tempo/sync.hpp>
+
+#include "../tempo-bench/load.hpp"
+#include "../tempo-bench/svg_plot.hpp"
+
+namespace tempo::demo {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t eye_groups = 4;
+constexpr std::uint32_t eye_bytes_per_group = 4096;
+constexpr std::uint32_t eye_bytes = eye_groups * eye_bytes_per_group;
+
+double since(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double, std::micro>(b - a).count();
+}
+
+double ns_since_epoch(Clock::time_point t)
+{
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+}
+
+/// The eye image of frame @frame: a pattern that differs from frame to frame.
+std::uint32_t eye_word(std::uint64_t frame, std::uint32_t i)
+{
+    std::uint32_t x = static_cast<std::uint32_t>(frame * 2654435761U) ^ (i * 40503U) ^ 0x9e3779b9U;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
+}
+
+/// The game: its batches, buffers and the thread that keeps the engines busy.
+class Game {
+public:
+    Game(const Device& device, Priority priority, const GameConfig& config)
+    {
+        const std::uint32_t cus = std::max<std::uint32_t>(device.info().num_cus, 1);
+        const std::uint32_t copy_bytes = cus * config.copy_bytes_per_cu;
+        const std::uint64_t size = std::max({copy_bytes, config.stream_bytes, 4096U});
+        src_.emplace(device, size);
+        dst_.emplace(device, size);
+        PacketWriter render;
+        render.dispatch_spin({.x = cus * config.groups_per_cu}, config.group_ms * 1000000U)
+            .dispatch_copy({.x = cus}, dst_->gpu_address(), src_->gpu_address(),
+                           config.copy_bytes_per_cu)
+            .end();
+        render_ = Buffer::with_contents(device, render.dwords());
+        PacketWriter stream;
+        stream.copy(dst_->gpu_address(), src_->gpu_address(), config.stream_bytes).end();
+        stream_ = Buffer::with_contents(device, stream.dwords());
+
+        std::vector<bench::LoadStream> streams;
+        for (const EngineInfo& e : device.engines()) {
+            const bool copy = e.engine.engine_class == EngineClass::Copy;
+            streams.push_back(
+                {.engine = e.engine,
+                 .priority = priority,
+                 .batch = copy ? stream_->gpu_address() : render_->gpu_address(),
+                 .min_interval = std::chrono::milliseconds{copy ? config.stream_interval_ms : 0}});
+            names_.push_back(to_string(e.engine));
+        }
+        load_.emplace(device, std::move(streams), 2);
+    }
+
+    bench::Load& load() { return *load_; }
+    [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+
+private:
+    std::optional<Buffer> src_;
+    std::optional<Buffer> dst_;
+    std::optional<Buffer> render_;
+    std::optional<Buffer> stream_;
+    std::vector<std::string> names_;
+    // Declared last: destroyed (its jobs drained) before the buffers.
+    std::optional<bench::Load> load_;
+};
+
+/// The compositor's context, buffers and batch.
+class Compositor {
+public:
+    Compositor(const Device& device, Engine engine, Priority priority)
+        : device_(device),
+          engine_(engine),
+          priority_(priority),
+          context_(device, std::span{&engine, 1}, priority),
+          eye_(device, eye_bytes),
+          frame_(device, eye_bytes),
+          stamps_(device, 4096)
+    {
+        PacketWriter w;
+        w.write_timestamp(stamps_.gpu_address(0))
+            .dispatch_copy({.x = eye_groups}, frame_.gpu_address(), eye_.gpu_address(),
+                           eye_bytes_per_group)
+            .write_timestamp(stamps_.gpu_address(8))
+            .end();
+        batch_ = Buffer::with_contents(device, w.dwords());
+    }
+
+    /// Renders frame @frame's eye image and clears the frame buffer (CPU).
+    void prepare(std::uint64_t frame)
+    {
+        std::vector<std::uint32_t> words(eye_bytes / 4);
+        for (std::uint32_t i = 0; i < words.size(); i++)
+            words[i] = eye_word(frame, i);
+        eye_.write_array<std::uint32_t>(0, words);
+        std::vector<std::uint32_t> zero(eye_bytes / 4, 0);
+        frame_.write_array<std::uint32_t>(0, zero);
+        stamps_.write<std::uint64_t>(0, 0);
+        stamps_.write<std::uint64_t>(8, 0);
+    }
+
+    Fence submit() const
+    {
+        return *context_.submit(
+            {.slot = Slot{0}, .batch = batch_->gpu_address(), .out_fence = true});
+    }
+
+    /// Whether the frame buffer holds frame @frame's eye image.
+    [[nodiscard]] bool check(std::uint64_t frame) const
+    {
+        const auto words = frame_.read_array<std::uint32_t>(0, eye_bytes / 4);
+        for (std::uint32_t i = 0; i < words.size(); i++)
+            if (words[i] != eye_word(frame, i))
+                return false;
+        return true;
+    }
+
+    /// GPU timestamps (nanoseconds) of the batch's first and last packets.
+    [[nodiscard]] std::pair<double, double> stamps() const
+    {
+        const double tick =
+            1e9 /
+            static_cast<double>(std::max<std::uint64_t>(device_.info().timestamp_frequency, 1));
+        return {static_cast<double>(stamps_.read<std::uint64_t>(0)) * tick,
+                static_cast<double>(stamps_.read<std::uint64_t>(8)) * tick};
+    }
+
+    /// A failed job bans the context: start again with a new one.
+    void replace_context() { context_ = Context(device_, std::span{&engine_, 1}, priority_); }
+
+private:
+    const Device& device_;
+    Engine engine_;
+    Priority priority_;
+    Context context_;
+    Buffer eye_;
+    Buffer frame_;
+    Buffer stamps_;
+    std::optional<Buffer> batch_;
+};
+
+} // namespace
+
+std::string describe_game(const Device& device, const GameConfig& game)
+{
+    const std::uint32_t cus = std::max<std::uint32_t>(device.info().num_cus, 1);
+    std::string render, copy;
+    for (const EngineInfo& e : device.engines()) {
+        std::string& list = e.engine.engine_class == EngineClass::Copy ? copy : render;
+        list += (list.empty() ? "" : " ") + to_string(e.engine);
+    }
+    char text[512];
+    std::snprintf(text, sizeof(text),
+                  "on %s: SPIN %u groups x %u ms, then a COPY kernel over %u KiB, 2 jobs queued "
+                  "each; on %s: a %u KiB COPY packet every %u ms",
+                  render.c_str(), cus * game.groups_per_cu, game.group_ms,
+                  cus * game.copy_bytes_per_cu / 1024, copy.empty() ? "no engine" : copy.c_str(),
+                  game.stream_bytes / 1024, game.stream_interval_ms);
+    return text;
+}
+
+void run_compositor(const Device& device, Engine engine, const GameConfig& game_config,
+                    std::uint64_t frames, CompositorRun& run)
+{
+    // The compositor first: a refused priority throws before the game starts.
+    Compositor compositor(device, engine, run.compositor);
+    Game game(device, run.game, game_config);
+    game.load().start();
+    // Let the game fill every queue and every CU.
+    std::this_thread::sleep_for(std::chrono::milliseconds{200});
+    game.load().reset_stats();
+
+    const bench::CpuTimes cpu_start = bench::cpu_times();
+    const auto period = std::chrono::nanoseconds{frame_period_ns};
+    const auto long_wait = std::chrono::seconds{10};
+    run.latency_us.reserve(frames);
+    auto vblank = Clock::now() + period;
+    for (std::uint64_t frame = 0; frame < frames; frame++) {
+        compositor.prepare(frame);
+        std::this_thread::sleep_until(vblank);
+        const auto submitted = Clock::now();
+        const auto deadline = submitted + period;
+        const Fence fence = compositor.submit();
+        const auto left = std::max(deadline - Clock::now(), Clock::duration{0});
+        bool missed = fence.wait(std::chrono::duration_cast<std::chrono::nanoseconds>(left)) ==
+                      WaitResult::Timeout;
+        if (missed && fence.wait(long_wait) == WaitResult::Timeout)
+            throw std::runtime_error("a compositor frame did not complete within 10 s");
+        const auto done = Clock::now();
+        run.frames++;
+        run.latency_us.push_back(since(submitted, done));
+        if (fence.status() != 1) {
+            run.failed++;
+            run.missed++;
+            compositor.replace_context();
+        } else {
+            const auto [start, end] = compositor.stamps();
+            run.start_us.push_back((start - ns_since_epoch(submitted)) / 1000.0);
+            // The GPU's own clock agrees: the last packet ran before the deadline.
+            missed = missed || end > ns_since_epoch(deadline);
+            if (!compositor.check(frame)) {
+                run.wrong++;
+                missed = true;
+            }
+            if (missed) {
+                run.missed++;
+                run.missed_start_us.push_back((start - ns_since_epoch(submitted)) / 1000.0);
+                run.missed_run_us.push_back((end - start) / 1000.0);
+                run.missed_wake_us.push_back((ns_since_epoch(done) - end) / 1000.0);
+            }
+        }
+        // The next vblank after this frame is done.
+        vblank = submitted + period;
+        while (vblank < done) {
+            vblank += period;
+            run.skipped_vblanks++;
+        }
+    }
+
+    run.cpu_busy = (bench::cpu_times() - cpu_start).percent();
+    const bench::LoadStats stats = game.load().stats();
+    game.load().stop();
+    run.game_jobs = stats.completed;
+    run.game_failed = stats.failed;
+    for (std::size_t i = 0; i < stats.failed_per_stream.size(); i++)
+        if (stats.failed_per_stream[i])
+            run.game_failures += (run.game_failures.empty() ? "" : ", ") + game.names()[i] + " " +
+                                 std::to_string(stats.failed_per_stream[i]);
+    if (!stats.fatal.empty())
+        throw std::runtime_error("the game failed: " + stats.fatal);
+}
+
+std::string write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
+                            const std::string& subtitle)
+{
+    plot::Figure figure;
+    figure.title = "tempo-demo: compositor frame latency (submit to fence signalled)";
+    figure.subtitle = subtitle;
+    for (std::size_t i = 0; i < runs.size(); i++) {
+        const CompositorRun& r = runs[i];
+        char missed[96];
+        std::snprintf(missed, sizeof(missed), "%llu of %llu frames missed the deadline",
+                      static_cast<unsigned long long>(r.missed),
+                      static_cast<unsigned long long>(r.frames));
+        figure.series.push_back({.label = r.name + ": game " + to_string(r.game) + ", compositor " +
+                                          to_string(r.compositor),
+                                 .values_us = r.latency_us,
+                                 .color = i == 0 ? "#d62728" : "#1f77b4",
+                                 .dashed = false,
+                                 .notes = {missed}});
+    }
+    figure.markers.push_back(
+        {.x_us = static_cast<double>(frame_period_ns) / 1000.0, .label = "deadline: next vblank"});
+    return plot::write_output(path, plot::histogram_svg(figure, 10));
+}
+
+} // namespace tempo::demo
