@@ -16,6 +16,7 @@
 #define LOG_COUNT	0x1200
 #define LOG		0x2000	/* 64 entries of 8 bytes */
 #define HIGH_MARK	0x1300
+#define SNAP		0x1310
 
 #define VA(e, off)	((e)->data.va + (off))
 
@@ -175,6 +176,48 @@ TEST_F_TIMEOUT(prio, preempted_dispatch_resumes_with_the_results_of_an_uninterru
 	/* ...which still produced exactly its results. */
 	ASSERT_EQ(8u * 512, *tempo_u64(&e->data, COUNTER));
 	ASSERT_EQ(sum, *tempo_u64(&e->data, COUNTER + 8));
+	close(low);
+	close(high);
+}
+
+/*
+ * Workgroups are preempted in the middle, not only between workgroups: a
+ * high-priority job that snapshots a counter while one long ATOMIC_INC
+ * workgroup per CU is running sees it part-way, and the low job still
+ * ends with the exact count.
+ */
+TEST_F_TIMEOUT(prio, high_priority_work_preempts_long_workgroups_mid_group, 60)
+{
+	struct tempo_env *e = &self->env;
+	const uint32_t per_group = 200000;
+	uint32_t inc[] = { TEMPO_ARG_VA(VA(e, COUNTER)), per_group };
+	uint64_t total = (uint64_t)e->dev.num_cus * per_group;
+	struct tempo_batch lo, hi;
+	int low, high;
+
+	tempo_batch_init(&lo, &e->cmd, 0, 64);
+	tempo_pkt_dispatch(&lo, DRM_TEMPO_KERNEL_ATOMIC_INC, e->dev.num_cus, 1,
+			   1, inc, 3);
+	tempo_pkt_write_timestamp(&lo, VA(e, T_LOW_END));
+	tempo_pkt_end(&lo);
+	low = tempo_submit(_metadata, e->fd, self->low, self->slot, lo.va);
+	wait_for_u64(_metadata, e, COUNTER);
+
+	tempo_batch_init(&hi, &e->cmd, 4096, 64);
+	tempo_pkt_copy(&hi, VA(e, SNAP), VA(e, COUNTER), 8);
+	tempo_pkt_write_timestamp(&hi, VA(e, T_HIGH));
+	tempo_pkt_end(&hi);
+	high = tempo_submit(_metadata, e->fd, self->high, self->slot, hi.va);
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	ASSERT_EQ(1, tempo_fence_wait(low, TEMPO_WAIT_MS));
+
+	TH_LOG("counter seen by the high job: %llu of %llu",
+	       (unsigned long long)*tempo_u64(&e->data, SNAP),
+	       (unsigned long long)total);
+	ASSERT_LT(*tempo_u64(&e->data, SNAP), total);
+	ASSERT_LT(*tempo_u64(&e->data, T_HIGH),
+		  *tempo_u64(&e->data, T_LOW_END));
+	ASSERT_EQ(total, *tempo_u64(&e->data, COUNTER));
 	close(low);
 	close(high);
 }

@@ -231,4 +231,33 @@ TEST_F_TIMEOUT(reset, self_chaining_batch_is_a_hang, 60)
 					b.va));
 }
 
+/*
+ * One workgroup that would run for hours (2^32 - 1 atomic increments) is
+ * stopped by the job timeout like any hang; its engine runs the next job.
+ */
+TEST_F_TIMEOUT(reset, endless_workgroup_is_a_hang_and_its_engine_recovers, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint64_t counter = VA(e, MARK);
+	uint32_t args[] = { (uint32_t)counter, (uint32_t)(counter >> 32),
+			    UINT32_MAX };
+	struct tempo_batch b;
+	uint32_t later;
+
+	if (e->dev.job_timeout_ms > 20000)
+		SKIP(return, "job timeout %u ms is too long to wait for",
+		     e->dev.job_timeout_ms);
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 1, 1, 1, args, 3);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(-ETIMEDOUT, tempo_run(_metadata, e->fd, e->ctx, self->slot,
+					b.va));
+	ASSERT_LT(0u, *tempo_u32(&e->data, MARK));
+
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &later));
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, later, self->slot,
+			       mark_batch(e, 256, OTHER_MARK, 7)));
+	ASSERT_EQ(7u, *tempo_u32(&e->data, OTHER_MARK));
+}
+
 TEST_HARNESS_MAIN

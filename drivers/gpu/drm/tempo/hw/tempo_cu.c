@@ -23,22 +23,30 @@
  * (CUs - reserved) CUs: the rest are kept for the high-priority work.
  *
  * A dispatch can be suspended (preemption) and resumed: it starts no
- * workgroup while suspended, and a running SPIN workgroup stops at its next
- * quantum and saves how long it still has to run; the others finish, as a
- * workgroup is the unit of compute preemption here. A resumed dispatch runs
- * its saved workgroups first, then the ones never started, so it produces
- * exactly the results of an uninterrupted run.
+ * workgroup while suspended, and its running workgroups stop at their next
+ * check and save their progress, as compute wave save/restore would. A
+ * kernel checks every %TEMPO_CU_CHUNK bytes (FILL, COPY, CHECKSUM), every
+ * %TEMPO_CU_ATOMIC_BATCH increments (ATOMIC_INC) or every
+ * %TEMPO_CU_QUANTUM_NS (SPIN). A resumed dispatch runs its saved
+ * workgroups first, from where they stopped, then the ones never started,
+ * so it produces exactly the results of an uninterrupted run. The same
+ * checks stop a cancelled dispatch's workgroups, however long they are.
+ *
+ * When a high-priority queue gains work while low-priority workgroups
+ * hold more than (CUs - reserved) CUs, the excess ones stop at their next
+ * check, save their progress and queue again: the reservation takes
+ * effect within a check, not when long workgroups end.
  *
  * The SPIN kernel models a busy CU without burning the host CPU: it sleeps
- * in slices of at most %TEMPO_CU_QUANTUM_NS, checking between slices
- * whether its dispatch was suspended or cancelled. CU threads run at a
- * lower CPU priority than the command processors.
+ * in slices of at most %TEMPO_CU_QUANTUM_NS. CU threads run at a lower CPU
+ * priority than the command processors.
  */
 
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -50,97 +58,213 @@
 #define TEMPO_CU_QUANTUM_NS	(250 * NSEC_PER_USEC)
 /* Compute units run below the command processors. */
 #define TEMPO_CU_NICE		5
-/* Increments of ATOMIC_INC between two chances to reschedule. */
+/* Bytes a memory kernel moves between two checks for preemption. */
+#define TEMPO_CU_CHUNK		SZ_16K
+/* Increments of ATOMIC_INC between two checks for preemption. */
 #define TEMPO_CU_ATOMIC_BATCH	64
+
+/**
+ * struct tempo_group - a workgroup on a compute unit
+ * @d: its dispatch
+ * @index: its index in @d
+ * @done: progress, in the kernel's unit: bytes (FILL, COPY, CHECKSUM),
+ *	increments (ATOMIC_INC) or nanoseconds (SPIN); saved when the
+ *	workgroup is stopped, so that it resumes where it stopped
+ * @low: it counts in the pool's busy_low
+ */
+struct tempo_group {
+	struct tempo_dispatch *d;
+	u32 index;
+	u64 done;
+	bool low;
+};
 
 static u64 arg64(const struct tempo_dispatch *d, u32 i)
 {
 	return (u64)d->args[i] | ((u64)d->args[i + 1] << 32);
 }
 
-static int kernel_fill(struct tempo_dispatch *d, u32 g)
+/*
+ * A low-priority workgroup beyond the pool's share for low queues gives
+ * its CU back: high-priority work arrived while it was running. It stops
+ * counting in busy_low at once, so that exactly the excess stops.
+ */
+static bool cu_evict(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
-	u32 bytes = d->args[3];
+	bool evict;
 
-	return tempo_mem_fill(d->mmu, arg64(d, 0) + (u64)g * bytes,
-			      d->args[2], bytes);
+	if (!grp->low || !READ_ONCE(pool->high_queues))
+		return false;
+	spin_lock(&pool->lock);
+	evict = pool->high_queues &&
+		pool->busy_low + pool->reserved > pool->num_cus;
+	if (evict) {
+		pool->busy_low--;
+		grp->low = false;
+	}
+	spin_unlock(&pool->lock);
+	return evict;
 }
 
-static int kernel_copy(struct tempo_dispatch *d, u32 g)
+/*
+ * Between two pieces of a workgroup: -ECANCELED when its dispatch was
+ * cancelled, -EAGAIN when it must stop and be resumed later (its dispatch
+ * was suspended, or its CU is taken back for high-priority work), else 0.
+ */
+static int group_check(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
-	u64 off = (u64)g * d->args[4];
-
-	return tempo_mem_copy(d->mmu, arg64(d, 0) + off, arg64(d, 2) + off,
-			      d->args[4]);
+	if (READ_ONCE(grp->d->abort))
+		return -ECANCELED;
+	if (READ_ONCE(grp->d->suspended) || cu_evict(pool, grp))
+		return -EAGAIN;
+	cond_resched();
+	return 0;
 }
 
-static int kernel_atomic_inc(struct tempo_dispatch *d, u32 g)
+/*
+ * A memory kernel's workgroup: @op on the chunks of its @len bytes from
+ * grp->done on; @op gets the offset of the chunk from the start of the
+ * dispatch's buffers (@base is the workgroup's) and may add to @sum.
+ */
+static int group_chunks(struct tempo_cu_pool *pool, struct tempo_group *grp,
+			u64 base, u64 len,
+			int (*op)(struct tempo_dispatch *d, u64 off, u32 n,
+				  u64 *sum),
+			u64 *sum)
 {
-	u32 i;
+	while (grp->done < len) {
+		u32 n = min_t(u64, len - grp->done, TEMPO_CU_CHUNK);
+		int ret;
 
-	for (i = 0; i < d->args[2]; i++) {
-		int ret = tempo_mem_atomic_add(d->mmu, arg64(d, 0), 1);
-
+		ret = op(grp->d, base + grp->done, n, sum);
 		if (ret)
 			return ret;
-		if (i % TEMPO_CU_ATOMIC_BATCH == TEMPO_CU_ATOMIC_BATCH - 1)
-			cond_resched();
+		grp->done += n;
+		if (grp->done < len) {
+			ret = group_check(pool, grp);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
 
-static int kernel_checksum(struct tempo_dispatch *d, u32 g)
+static int fill_chunk(struct tempo_dispatch *d, u64 off, u32 n, u64 *sum)
 {
-	u32 bytes = d->args[4];
-	u64 sum;
-	int ret;
-
-	ret = tempo_mem_sum32(d->mmu, arg64(d, 0) + (u64)g * bytes, bytes,
-			      &sum);
-	if (ret)
-		return ret;
-	return tempo_mem_atomic_add(d->mmu, arg64(d, 2), sum);
+	return tempo_mem_fill(d->mmu, arg64(d, 0) + off, d->args[2], n);
 }
 
-/* Returns -EAGAIN with *remaining updated when suspended. */
-static int kernel_spin(struct tempo_dispatch *d, u32 *remaining)
+static int copy_chunk(struct tempo_dispatch *d, u64 off, u32 n, u64 *sum)
 {
-	u64 end = ktime_get_ns() + *remaining;
+	return tempo_mem_copy(d->mmu, arg64(d, 0) + off, arg64(d, 2) + off, n);
+}
+
+static int sum_chunk(struct tempo_dispatch *d, u64 off, u32 n, u64 *sum)
+{
+	u64 part;
+	int ret;
+
+	ret = tempo_mem_sum32(d->mmu, arg64(d, 0) + off, n, &part);
+	if (!ret)
+		*sum += part;
+	return ret;
+}
+
+static int kernel_fill(struct tempo_cu_pool *pool, struct tempo_group *grp)
+{
+	u32 bytes = grp->d->args[3];
+
+	return group_chunks(pool, grp, (u64)grp->index * bytes, bytes,
+			    fill_chunk, NULL);
+}
+
+static int kernel_copy(struct tempo_cu_pool *pool, struct tempo_group *grp)
+{
+	u32 bytes = grp->d->args[4];
+
+	return group_chunks(pool, grp, (u64)grp->index * bytes, bytes,
+			    copy_chunk, NULL);
+}
+
+/*
+ * The sum of each run of the workgroup is added to the result when the
+ * run ends, stopped or not: the result is the same as one uninterrupted
+ * run's.
+ */
+static int kernel_checksum(struct tempo_cu_pool *pool,
+			   struct tempo_group *grp)
+{
+	struct tempo_dispatch *d = grp->d;
+	u32 bytes = d->args[4];
+	u64 sum = 0;
+	int ret, add;
+
+	ret = group_chunks(pool, grp, (u64)grp->index * bytes, bytes,
+			   sum_chunk, &sum);
+	if (ret && ret != -EAGAIN)
+		return ret;
+	add = tempo_mem_atomic_add(d->mmu, arg64(d, 2), sum);
+	return add ? add : ret;
+}
+
+static int kernel_atomic_inc(struct tempo_cu_pool *pool,
+			     struct tempo_group *grp)
+{
+	struct tempo_dispatch *d = grp->d;
+	int ret;
+
+	while (grp->done < d->args[2]) {
+		ret = tempo_mem_atomic_add(d->mmu, arg64(d, 0), 1);
+		if (ret)
+			return ret;
+		grp->done++;
+		if (grp->done % TEMPO_CU_ATOMIC_BATCH == 0 &&
+		    grp->done < d->args[2]) {
+			ret = group_check(pool, grp);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Sleeps in quanta until grp->done reaches the SPIN time. */
+static int kernel_spin(struct tempo_cu_pool *pool, struct tempo_group *grp)
+{
+	u64 total = grp->d->args[0];
+	int ret;
 
 	for (;;) {
-		u64 now = ktime_get_ns();
-		u64 slice;
+		u64 start = ktime_get_ns();
+		u64 slice = min_t(u64, total - grp->done, TEMPO_CU_QUANTUM_NS);
 
-		if (now >= end)
-			return 0;
-		if (READ_ONCE(d->abort))
-			return -ECANCELED;
-		if (READ_ONCE(d->suspended)) {
-			*remaining = end - now;
-			return -EAGAIN;
-		}
-		slice = min_t(u64, end - now, TEMPO_CU_QUANTUM_NS);
 		if (slice < 10 * NSEC_PER_USEC)
 			ndelay(slice);
 		else
 			usleep_range(slice / NSEC_PER_USEC,
 				     slice / NSEC_PER_USEC + 5);
+		grp->done = min(total, grp->done + ktime_get_ns() - start);
+		if (grp->done >= total)
+			return 0;
+		ret = group_check(pool, grp);
+		if (ret)
+			return ret;
 	}
 }
 
-static int run_group(struct tempo_dispatch *d, u32 g, u32 *remaining)
+static int run_group(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
-	switch (d->kernel) {
+	switch (grp->d->kernel) {
 	case DRM_TEMPO_KERNEL_FILL:
-		return kernel_fill(d, g);
+		return kernel_fill(pool, grp);
 	case DRM_TEMPO_KERNEL_COPY:
-		return kernel_copy(d, g);
+		return kernel_copy(pool, grp);
 	case DRM_TEMPO_KERNEL_ATOMIC_INC:
-		return kernel_atomic_inc(d, g);
+		return kernel_atomic_inc(pool, grp);
 	case DRM_TEMPO_KERNEL_CHECKSUM:
-		return kernel_checksum(d, g);
+		return kernel_checksum(pool, grp);
 	case DRM_TEMPO_KERNEL_SPIN:
-		return kernel_spin(d, remaining);
+		return kernel_spin(pool, grp);
 	}
 	return -EILSEQ;
 }
@@ -186,62 +310,69 @@ static struct tempo_dispatch *cu_pick(struct tempo_cu_pool *pool)
 	return best;
 }
 
-static void group_take(struct tempo_dispatch *d, u32 *g, u32 *remaining)
+static void group_take(struct tempo_group *grp)
 {
+	struct tempo_dispatch *d = grp->d;
+
 	if (d->num_partial) {
 		d->num_partial--;
-		*g = d->partial[d->num_partial].group;
-		*remaining = d->partial[d->num_partial].remaining_ns;
+		grp->index = d->partial[d->num_partial].group;
+		grp->done = d->partial[d->num_partial].done;
 	} else {
-		*g = d->next_group++;
-		*remaining = d->args[0];
+		grp->index = d->next_group++;
+		grp->done = 0;
 	}
 }
 
 /* Take the next workgroup to run; false when none may run now. */
-static bool cu_take(struct tempo_cu_pool *pool, struct tempo_dispatch **d,
-		    u32 *g, u32 *remaining, bool *low)
+static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
+	struct tempo_dispatch *d;
+
 	spin_lock(&pool->lock);
-	*d = cu_pick(pool);
-	if (*d) {
-		group_take(*d, g, remaining);
-		if (!has_groups(*d))
-			list_del_init(&(*d)->link);
-		(*d)->running++;
+	d = cu_pick(pool);
+	if (d) {
+		grp->d = d;
+		group_take(grp);
+		if (!has_groups(d))
+			list_del_init(&d->link);
+		d->running++;
 		pool->busy++;
-		*low = is_low(*d);
-		if (*low)
+		grp->low = is_low(d);
+		if (grp->low)
 			pool->busy_low++;
 	}
 	spin_unlock(&pool->lock);
-	return *d;
+	return d;
 }
 
-static void group_park(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
-		       u32 g, u32 remaining)
+static void group_park(struct tempo_cu_pool *pool,
+		       const struct tempo_group *grp)
 {
-	d->partial[d->num_partial].group = g;
-	d->partial[d->num_partial].remaining_ns = remaining;
+	struct tempo_dispatch *d = grp->d;
+
+	d->partial[d->num_partial].group = grp->index;
+	d->partial[d->num_partial].done = grp->done;
 	d->num_partial++;
-	/* Resumed while this group was stopping: queue it again. */
+	/* Resumed while this group was stopping, or evicted: queue it. */
 	if (!d->suspended && list_empty(&d->link))
 		list_add_tail(&d->link, &pool->queue);
 }
 
-static void cu_put(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
-		   u32 g, u32 remaining, bool low, int ret)
+static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
+		   int ret)
 {
+	struct tempo_dispatch *d = grp->d;
 	struct tempo_engine *engine = d->hqd->engine;
 	bool wake;
 
 	spin_lock(&pool->lock);
 	d->running--;
 	pool->busy--;
-	if (low)
+	if (grp->low)
 		pool->busy_low--;
 	if (ret == -EAGAIN && !d->abort) {
-		group_park(pool, d, g, remaining);
+		group_park(pool, grp);
 	} else {
 		d->pending--;
 		if (ret && ret != -EAGAIN && ret != -ECANCELED && !d->error)
@@ -271,19 +402,15 @@ static bool cu_should_wake(struct tempo_cu_pool *pool)
 static int cu_thread(void *data)
 {
 	struct tempo_cu_pool *pool = data;
-	struct tempo_dispatch *d;
-	u32 g, remaining;
-	bool low;
-	int ret;
+	struct tempo_group grp;
 
 	while (!kthread_should_stop()) {
-		if (!cu_take(pool, &d, &g, &remaining, &low)) {
+		if (!cu_take(pool, &grp)) {
 			wait_event_interruptible_exclusive(pool->wq,
 							   cu_should_wake(pool));
 			continue;
 		}
-		ret = run_group(d, g, &remaining);
-		cu_put(pool, d, g, remaining, low, ret);
+		cu_put(pool, &grp, run_group(pool, &grp));
 	}
 	return 0;
 }
@@ -321,8 +448,8 @@ void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
  * @pool: the pool
  * @d: the dispatch
  *
- * Starts no more of its workgroups; running SPIN workgroups stop at their
- * next quantum. Does not wait.
+ * Starts no more of its workgroups; running ones stop at their next check
+ * and save their progress. Does not wait.
  *
  * Context: process.
  */

@@ -42,11 +42,11 @@ struct tempo_mqd {
 /**
  * struct tempo_partial - a workgroup stopped in the middle
  * @group: its index
- * @remaining_ns: SPIN time it still has to run
+ * @done: its progress, in its kernel's unit (see tempo_cu.c)
  */
 struct tempo_partial {
 	u32 group;
-	u32 remaining_ns;
+	u64 done;
 };
 
 /**
@@ -63,7 +63,7 @@ struct tempo_partial {
  * @pending: workgroups not finished
  * @running: workgroups on a CU now
  * @error: first error of a workgroup, or 0
- * @suspended: start no workgroup, stop running ones at their next quantum
+ * @suspended: start no workgroup, stop running ones at their next check
  * @abort: like @suspended, and forget the workgroups not finished
  *
  * Every field but @kernel, @args, @mmu and @num_groups is guarded by the
