@@ -245,6 +245,20 @@ TEST_F(ctx, create_with_bad_slots_pointer_fails_efault)
 	ASSERT_EQ(EFAULT, errno);
 }
 
+/* A NULL @slots with @num_slots set is a bad pointer, not the default map. */
+TEST_F(ctx, create_with_slots_null_and_num_slots_set_fails_efault)
+{
+	struct drm_tempo_ctx_create c = { .slots = 0 };
+	uint32_t n[] = { 1, self->env.dev.max_slots };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		c.num_slots = n[i];
+		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
+		ASSERT_EQ(EFAULT, errno);
+	}
+}
+
 TEST_F(ctx, create_with_unknown_engine_class_fails_einval)
 {
 	uint16_t classes[] = { DRM_TEMPO_ENGINE_CLASS_COPY + 1, 0x100, 0xffff };
@@ -708,9 +722,13 @@ TEST_F(ctx, destroy_of_unknown_ctx_fails_enoent)
 TEST_F(ctx, destroy_of_ctx_zero_fails_enoent)
 {
 	struct drm_tempo_ctx_destroy d = { .ctx_id = 0 };
+	uint32_t id;
 
 	ASSERT_EQ(-1, ioctl(self->env.fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &d));
 	ASSERT_EQ(ENOENT, errno);
+	/* Nor does it make id 0 available. */
+	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, 0, NULL, 0, &id));
+	ASSERT_NE(0u, id);
 }
 
 TEST_F(ctx, destroy_twice_fails_enoent)

@@ -349,7 +349,7 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	ctx = ctx_alloc(tdev, tfile, args);
 	if (!ctx)
 		return -ENOMEM;
-	ret = tempo_map_resolve(tdev, ctx, args->num_slots ? args->slots : 0);
+	ret = tempo_map_resolve(tdev, ctx, args->slots, !args->num_slots);
 	if (!ret)
 		ret = tempo_map_apply_extensions(tdev, ctx, args->extensions);
 	if (ret)
@@ -360,8 +360,8 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	ret = slots_init(ctx);
 	if (ret)
 		goto err_free;
-	ret = xa_alloc(&tfile->contexts, &args->ctx_id, ctx, xa_limit_32b,
-		       GFP_KERNEL);
+	ret = xa_alloc(&tfile->contexts, &args->ctx_id, ctx,
+		       XA_LIMIT(1, U32_MAX), GFP_KERNEL);
 	if (ret)
 		goto err_put;
 	/* A file override set while the context was being created. */

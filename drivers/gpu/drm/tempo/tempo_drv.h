@@ -100,7 +100,7 @@ int tempo_ioctl_sched(struct drm_device *dev, void *data,
 
 /* tempo_map.c */
 int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
-		      u64 user_slots);
+		      u64 user_slots, bool default_map);
 int tempo_map_apply_extensions(struct tempo_device *tdev,
 			       struct tempo_ctx *ctx, u64 extensions);
 struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,

@@ -64,14 +64,14 @@ static void slot_set_engine(struct tempo_slot *slot,
  * tempo_map_resolve() - fill a context's slots from the create arguments
  * @tdev: the device
  * @ctx: the context, its slots zeroed
- * @user_slots: user pointer to &struct drm_tempo_engine, or 0 for the
- *	default map (every engine, in query order)
+ * @user_slots: user pointer to &struct drm_tempo_engine
+ * @default_map: ignore @user_slots: every engine, in query order
  *
  * Context: process; may fault.
  * Return: 0, -EFAULT, or -EINVAL for an unknown engine.
  */
 int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
-		      u64 user_slots)
+		      u64 user_slots, bool default_map)
 {
 	struct drm_tempo_engine e;
 	u32 i;
@@ -80,7 +80,7 @@ int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 		void __user *p = u64_to_user_ptr(user_slots) + i * sizeof(e);
 		struct tempo_engine_desc *engine;
 
-		if (!user_slots) {
+		if (default_map) {
 			slot_set_engine(&ctx->slots[i], &tdev->engines[i]);
 			continue;
 		}
