@@ -74,13 +74,15 @@ extern "C" {
  * illegal or malformed packet, -ELOOP for batch nesting deeper than
  * &drm_tempo_query_device.max_batch_depth, -ETIMEDOUT for a job that ran
  * past the job timeout (its hardware queue is reset), -ECANCELED for a job
- * that was cancelled.
+ * that was cancelled, -ESRCH for a job that had not started when the
+ * process that submitted it was killed (the scheduler drops such jobs once
+ * their dependencies have signalled).
  *
- * A job that fails on the hardware (any of these errors but -ECANCELED)
- * bans its context: the context's jobs that have not started are cancelled
- * (-ECANCELED on their fences), later execs on it fail with -ECANCELED, and
- * %DRM_TEMPO_CTX_PARAM_RESET_STATUS reports it guilty. Other contexts are
- * not affected.
+ * A job that fails on the hardware (any of these errors but -ECANCELED and
+ * -ESRCH) bans its context: the context's jobs that have not started are
+ * cancelled (-ECANCELED on their fences), later execs on it fail with
+ * -ECANCELED, and %DRM_TEMPO_CTX_PARAM_RESET_STATUS reports it guilty.
+ * Other contexts are not affected.
  */
 
 /* ----------------------------------------------------------------------- */
@@ -447,6 +449,7 @@ struct drm_tempo_engine {
  * @num_slots above &drm_tempo_query_device.max_slots, an unknown engine in
  * @slots, @priority outside -1023..1023: -EINVAL; @priority above the
  * caller's ceiling (&drm_tempo_query_device.max_priority): -EACCES.
+ * @slots unreadable (NULL with @num_slots set included): -EFAULT.
  */
 struct drm_tempo_ctx_create {
 	/** @extensions: chain of &struct drm_tempo_user_extension, or 0. */

@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Object lifetimes with work in flight: files closed and processes gone
+ * while their jobs wait on a gate (released later through a mapping that
+ * outlives the file, or never), contexts destroyed with jobs queued behind
+ * a dependency, mappings removed and buffers closed under running jobs,
+ * many files opened and closed with work in flight, and repeated hangs.
+ * After each, the device must still run a job on every engine for a new
+ * file, and no fence may be left unsignalled or carry an error the uAPI
+ * header does not document. Leaks are for kmemleak (the debug kernel's
+ * test VM scans after every run).
+ *
+ * TEMPO_HANG_CYCLES (default 3) sets how many hang-and-recover cycles
+ * hang_cycles_leave_the_device_working runs; each takes about the job
+ * timeout.
+ */
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "tempo_test.h"
+
+#define MARK		0x1000		/* one dword per job */
+#define GATE2		0x100		/* a second gate qword */
+#define FILES		50		/* files of many_files_* */
+
+FIXTURE(lifetime) {
+	struct tempo_env env;
+	int gfx;
+	int compute;
+	unsigned int timeout_ms;	/* job timeout, plus margin */
+};
+
+FIXTURE_SETUP(lifetime)
+{
+	int fd = tempo_open_render();
+
+	self->env.fd = -1;
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	self->gfx = tempo_default_slot(self->env.engines,
+				       DRM_TEMPO_ENGINE_CLASS_GFX, 0);
+	self->compute = tempo_default_slot(self->env.engines,
+					   DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	if (self->gfx < 0)
+		self->gfx = 0;
+	if (self->compute < 0)
+		self->compute = self->gfx;
+	self->timeout_ms = self->env.dev.job_timeout_ms + TEMPO_WAIT_MS;
+	if (self->env.dev.job_timeout_ms > 20000)
+		SKIP(return, "job timeout %u ms is too long to wait for",
+		     self->env.dev.job_timeout_ms);
+}
+
+FIXTURE_TEARDOWN(lifetime)
+{
+	tempo_env_fini(&self->env);
+}
+
+/* Is a fence status a documented end of a job (success or job error)? */
+static bool documented_end(int status)
+{
+	switch (status) {
+	case 1:
+	case -EFAULT:
+	case -EILSEQ:
+	case -ELOOP:
+	case -ETIMEDOUT:
+	case -ECANCELED:
+	case -ESRCH:
+		return true;
+	}
+	return false;
+}
+
+/* A batch at @off of @e's command buffer: wait for a gate, mark. */
+static uint64_t gated_batch(struct tempo_env *e, uint32_t off, uint64_t gate,
+			    uint32_t mark, uint32_t value)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, off, 64);
+	tempo_pkt_wait_mem(&b, e->data.va + gate, DRM_TEMPO_COMPARE_GE, 1,
+			   UINT64_MAX);
+	tempo_pkt_write32(&b, e->data.va + mark, value);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+static uint64_t mark_batch(struct tempo_env *e, uint32_t off, uint32_t mark,
+			   uint32_t value)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, off, 64);
+	tempo_pkt_write32(&b, e->data.va + mark, value);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+/*
+ * The device works for a new file: a context that reports no reset
+ * status at all and a job on every engine of the default map.
+ */
+static void device_works(struct __test_metadata *_metadata)
+{
+	struct tempo_env e = { .fd = -1 };
+	struct drm_tempo_ctx_param p = {
+		.param = DRM_TEMPO_CTX_PARAM_RESET_STATUS,
+	};
+	int fd = tempo_open_render();
+
+	ASSERT_LE(0, fd);
+	tempo_env_init(_metadata, &e, fd);
+	p.ctx_id = e.ctx;
+	ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &p));
+	ASSERT_EQ(0, p.value);
+	for (uint32_t i = 0; i < e.engines->num_engines; i++) {
+		int status = tempo_run(_metadata, fd, e.ctx, i,
+				       mark_batch(&e, 256 * i, MARK + 4 * i,
+						  0xd00d + i));
+
+		/* Jobs left over by a test may still hold an engine. */
+		if (status == 0)
+			status = tempo_run(_metadata, fd, e.ctx, i,
+					   mark_batch(&e, 256 * i,
+						      MARK + 4 * i, 0xd00d + i));
+		ASSERT_EQ(1, status) TH_LOG("engine slot %u", i);
+		ASSERT_EQ(0xd00du + i, *tempo_u32(&e.data, MARK + 4 * i));
+	}
+	tempo_env_fini(&e);
+}
+
+/* Submit with an out-syncobj, or with an in-syncobj. */
+static int submit_sync(struct __test_metadata *_metadata, int fd,
+		       uint32_t ctx, uint32_t slot, uint64_t batch,
+		       uint32_t in, uint32_t out)
+{
+	struct drm_tempo_sync si = { .handle = in }, so = { .handle = out };
+	int fence = -1;
+
+	ASSERT_EQ(0, tempo_exec(fd, ctx, slot, batch, &si, in ? 1 : 0, &so,
+				out ? 1 : 0, &fence));
+	return fence;
+}
+
+struct releaser {
+	pthread_t thread;
+	volatile uint64_t *gate;
+	int delay_ms;
+};
+
+static void *release_later(void *arg)
+{
+	struct releaser *r = arg;
+
+	tempo_sleep_ms(r->delay_ms);
+	__atomic_store_n(r->gate, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void release_in(struct releaser *r, volatile uint64_t *gate, int ms)
+{
+	r->gate = gate;
+	r->delay_ms = ms;
+	if (pthread_create(&r->thread, NULL, release_later, r))
+		abort();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Closing files */
+
+TEST_F_TIMEOUT(lifetime, close_with_gated_jobs_then_release_through_the_mapping, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t n = e->engines->num_engines;
+	int fences[64];
+
+	/* One gated job on every engine; the file goes away. */
+	for (uint32_t i = 0; i < n; i++)
+		fences[i] = tempo_submit(_metadata, e->fd, e->ctx, i,
+					 gated_batch(e, 256 * i, TEMPO_GATE,
+						     MARK + 4 * i, i + 1));
+	ASSERT_EQ(0, tempo_fence_wait(fences[0], TEMPO_BLOCKED_MS));
+	close(e->fd);
+	e->fd = -1;
+	/* The CPU mapping outlives the file: the gate opens through it. */
+	tempo_gate_set(e, 1);
+	for (uint32_t i = 0; i < n; i++) {
+		ASSERT_EQ(1, tempo_fence_wait(fences[i], self->timeout_ms))
+			TH_LOG("engine slot %u", i);
+		ASSERT_EQ(i + 1, *tempo_u32(&e->data, MARK + 4 * i));
+		close(fences[i]);
+	}
+	device_works(_metadata);
+}
+
+TEST_F_TIMEOUT(lifetime, close_with_gated_jobs_never_released, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t n = e->engines->num_engines;
+	int fences[64];
+	uint64_t t0;
+
+	for (uint32_t i = 0; i < n; i++)
+		fences[i] = tempo_submit(_metadata, e->fd, e->ctx, i,
+					 gated_batch(e, 256 * i, TEMPO_GATE,
+						     MARK + 4 * i, i + 1));
+	t0 = tempo_now_ns();
+	close(e->fd);
+	e->fd = -1;
+	/* Closing does not wait for jobs that already reached the engines. */
+	ASSERT_GT(self->env.dev.job_timeout_ms * 500000ull, tempo_now_ns() - t0);
+	for (uint32_t i = 0; i < n; i++) {
+		int status = tempo_fence_wait(fences[i], self->timeout_ms);
+
+		ASSERT_GT(0, status) TH_LOG("engine slot %u: %d", i, status);
+		ASSERT_TRUE(documented_end(status))
+			TH_LOG("engine slot %u: fence error %d", i, status);
+		ASSERT_EQ(0u, *tempo_u32(&e->data, MARK + 4 * i));
+		close(fences[i]);
+	}
+	device_works(_metadata);
+}
+
+/*
+ * A job queued behind a dependency has not reached an engine when its
+ * file is closed: close() lets it run once the dependency signals.
+ */
+TEST_F_TIMEOUT(lifetime, close_with_a_job_queued_behind_a_gated_one, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct releaser r;
+	uint32_t sync;
+	int first, second;
+
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &sync));
+	first = submit_sync(_metadata, e->fd, e->ctx, self->gfx,
+			    gated_batch(e, 0, TEMPO_GATE, MARK, 1), 0, sync);
+	second = submit_sync(_metadata, e->fd, e->ctx, self->compute,
+			     mark_batch(e, 256, MARK + 4, 2), sync, 0);
+	ASSERT_EQ(0, tempo_fence_wait(second, TEMPO_BLOCKED_MS));
+
+	release_in(&r, tempo_u64(&e->data, TEMPO_GATE), TEMPO_BLOCKED_MS);
+	close(e->fd);
+	e->fd = -1;
+	pthread_join(r.thread, NULL);
+	ASSERT_EQ(1, tempo_fence_wait(first, self->timeout_ms));
+	ASSERT_EQ(1, tempo_fence_wait(second, self->timeout_ms));
+	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK));
+	ASSERT_EQ(2u, *tempo_u32(&e->data, MARK + 4));
+	close(first);
+	close(second);
+	device_works(_metadata);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Processes that exit or are killed with work in flight */
+
+static int send_fds(int sock, const int *fds, int n)
+{
+	char buf[CMSG_SPACE(8 * sizeof(int))];
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = buf,
+		.msg_controllen = CMSG_SPACE(n * sizeof(int)),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	memset(buf, 0, sizeof(buf));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fds(int sock, int *fds, int n)
+{
+	char buf[CMSG_SPACE(8 * sizeof(int))];
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = buf,
+		.msg_controllen = sizeof(buf),
+	};
+	struct cmsghdr *c;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(n * sizeof(int)))
+		return -1;
+	memcpy(fds, CMSG_DATA(c), n * sizeof(int));
+	return 0;
+}
+
+/*
+ * A child opens its own file, submits a gated job on GFX and a job on
+ * COMPUTE queued behind it, and hands the parent a dma-buf of its data
+ * buffer (the gate) and both sync_files. Then it waits to be told to
+ * exit, or to be killed.
+ */
+struct child_work {
+	pid_t pid;
+	int sock;
+	int dmabuf;
+	int first;
+	int second;
+	volatile uint64_t *data;
+};
+
+static void child_main(int sock, int gfx, int compute)
+{
+	struct tempo_env e = { .fd = -1 };
+	uint32_t sync;
+	int fds[3], fd;
+	char byte;
+
+	fd = tempo_open_render();
+	if (fd < 0)
+		_exit(2);
+	e.fd = fd;
+	if (tempo_query_device(fd, &e.dev) ||
+	    tempo_ctx_create(fd, 0, NULL, 0, &e.ctx) ||
+	    tempo_bo_new(fd, TEMPO_DATA_SIZE, 0, &e.data) ||
+	    tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &e.cmd) ||
+	    drmSyncobjCreate(fd, 0, &sync) ||
+	    drmPrimeHandleToFD(fd, e.data.handle, DRM_CLOEXEC | DRM_RDWR,
+			       &fds[0]))
+		_exit(3);
+	{
+		struct drm_tempo_sync out = { .handle = sync }, in = { .handle = sync };
+
+		if (tempo_exec(fd, e.ctx, gfx, gated_batch(&e, 0, TEMPO_GATE,
+							   MARK, 1),
+			       NULL, 0, &out, 1, &fds[1]) ||
+		    tempo_exec(fd, e.ctx, compute, mark_batch(&e, 256, MARK + 4, 2),
+			       &in, 1, NULL, 0, &fds[2]))
+			_exit(4);
+	}
+	if (send_fds(sock, fds, 3))
+		_exit(5);
+	/* Wait for the word; a killed child never gets it. */
+	if (read(sock, &byte, 1) != 1)
+		_exit(6);
+	_exit(0);
+}
+
+static void child_start(struct __test_metadata *_metadata,
+			FIXTURE_DATA(lifetime) *self, struct child_work *w)
+{
+	int sv[2], fds[3];
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	w->pid = fork();
+	ASSERT_LE(0, w->pid);
+	if (!w->pid) {
+		close(sv[0]);
+		child_main(sv[1], self->gfx, self->compute);
+	}
+	close(sv[1]);
+	w->sock = sv[0];
+	ASSERT_EQ(0, recv_fds(w->sock, fds, 3));
+	w->dmabuf = fds[0];
+	w->first = fds[1];
+	w->second = fds[2];
+	w->data = mmap(NULL, TEMPO_DATA_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, w->dmabuf, 0);
+	ASSERT_NE(MAP_FAILED, w->data);
+}
+
+static void child_end(struct child_work *w)
+{
+	munmap((void *)w->data, TEMPO_DATA_SIZE);
+	close(w->dmabuf);
+	close(w->first);
+	close(w->second);
+	close(w->sock);
+}
+
+TEST_F_TIMEOUT(lifetime, exiting_process_with_queued_work_released_by_another, 60)
+{
+	struct child_work w;
+	int status;
+
+	child_start(_metadata, self, &w);
+	ASSERT_EQ(0, tempo_fence_wait(w.second, TEMPO_BLOCKED_MS));
+	/* The gate opens through the dma-buf, then the child exits. */
+	__atomic_store_n(&w.data[TEMPO_GATE / 8], 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(1, write(w.sock, "x", 1));
+	ASSERT_EQ(w.pid, waitpid(w.pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(1, tempo_fence_wait(w.first, self->timeout_ms));
+	ASSERT_EQ(1, tempo_fence_wait(w.second, self->timeout_ms));
+	ASSERT_EQ(1u, ((volatile uint32_t *)w.data)[MARK / 4]);
+	ASSERT_EQ(2u, ((volatile uint32_t *)w.data)[MARK / 4 + 1]);
+	child_end(&w);
+	device_works(_metadata);
+}
+
+/*
+ * Killed with a job running (gated, never released) and one queued behind
+ * it: both fences still signal, with errors the header documents.
+ */
+TEST_F_TIMEOUT(lifetime, killed_process_with_queued_work_ends_it_with_documented_errors, 60)
+{
+	struct child_work w;
+	int status, first, second;
+
+	child_start(_metadata, self, &w);
+	ASSERT_EQ(0, tempo_fence_wait(w.second, TEMPO_BLOCKED_MS));
+	ASSERT_EQ(0, kill(w.pid, SIGKILL));
+	ASSERT_EQ(w.pid, waitpid(w.pid, &status, 0));
+	first = tempo_fence_wait(w.first, self->timeout_ms);
+	second = tempo_fence_wait(w.second, self->timeout_ms);
+	TH_LOG("fence of the gated job: %d, of the job queued behind it: %d",
+	       first, second);
+	ASSERT_TRUE(documented_end(first));
+	ASSERT_NE(1, first);
+	ASSERT_TRUE(documented_end(second));
+	ASSERT_EQ(0u, ((volatile uint32_t *)w.data)[MARK / 4]);
+	child_end(&w);
+	device_works(_metadata);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Contexts */
+
+/*
+ * CTX_DESTROY with a job queued behind a dependency: "Jobs already
+ * submitted run to completion" holds for queued jobs too.
+ */
+TEST_F_TIMEOUT(lifetime, destroy_with_a_job_queued_behind_a_dependency, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct releaser r;
+	uint32_t sync, victim;
+	int first, second;
+
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &sync));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &victim));
+	first = submit_sync(_metadata, e->fd, e->ctx, self->gfx,
+			    gated_batch(e, 0, TEMPO_GATE, MARK, 1), 0, sync);
+	second = submit_sync(_metadata, e->fd, victim, self->compute,
+			     mark_batch(e, 256, MARK + 4, 2), sync, 0);
+	release_in(&r, tempo_u64(&e->data, TEMPO_GATE), TEMPO_BLOCKED_MS);
+	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, victim));
+	pthread_join(r.thread, NULL);
+	ASSERT_EQ(1, tempo_fence_wait(first, self->timeout_ms));
+	ASSERT_EQ(1, tempo_fence_wait(second, self->timeout_ms));
+	ASSERT_EQ(2u, *tempo_u32(&e->data, MARK + 4));
+	ASSERT_EQ(-ENOENT, tempo_ctx_destroy(e->fd, victim));
+	close(first);
+	close(second);
+}
+
+/* The same, the dependency never signalling by itself: bounded too. */
+TEST_F_TIMEOUT(lifetime, destroy_with_a_job_queued_behind_a_hang_is_bounded, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t sync, victim;
+	int first, second, status;
+	uint64_t t0;
+
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &sync));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &victim));
+	first = submit_sync(_metadata, e->fd, e->ctx, self->gfx,
+			    gated_batch(e, 0, TEMPO_GATE, MARK, 1), 0, sync);
+	second = submit_sync(_metadata, e->fd, victim, self->compute,
+			     mark_batch(e, 256, MARK + 4, 2), sync, 0);
+	t0 = tempo_now_ns();
+	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, victim));
+	ASSERT_GT((uint64_t)self->timeout_ms * 1000000ull, tempo_now_ns() - t0);
+	ASSERT_EQ(-ETIMEDOUT, tempo_fence_wait(first, self->timeout_ms));
+	status = tempo_fence_wait(second, self->timeout_ms);
+	ASSERT_TRUE(documented_end(status)) TH_LOG("status %d", status);
+	close(first);
+	close(second);
+	device_works(_metadata);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mappings and buffers under running jobs */
+
+TEST_F_TIMEOUT(lifetime, unmap_under_a_waiting_job_faults_it, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_bo bo;
+	struct tempo_batch b;
+	int fence;
+
+	/* The job waits on a value in a buffer of its own... */
+	ASSERT_EQ(0, tempo_bo_new(e->fd, tempo_page_size(), 0, &bo));
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_wait_mem(&b, bo.va, DRM_TEMPO_COMPARE_EQ, 0x600d,
+			   UINT64_MAX);
+	tempo_pkt_write32(&b, e->data.va + MARK, 1);
+	tempo_pkt_end(&b);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, self->compute, b.va);
+	ASSERT_EQ(0, tempo_fence_wait(fence, TEMPO_BLOCKED_MS));
+	/* ...which goes away under it: the next poll faults. */
+	ASSERT_EQ(0, tempo_vm_unmap(e->fd, bo.va, bo.size));
+	ASSERT_EQ(-EFAULT, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK));
+	bo.va = 0;
+	tempo_bo_del(e->fd, &bo);
+	close(fence);
+	device_works(_metadata);
+}
+
+struct unmapper {
+	pthread_t thread;
+	int fd;
+	uint64_t va, size;
+	int delay_ms;
+	int ret;
+};
+
+static void *unmap_later(void *arg)
+{
+	struct unmapper *u = arg;
+
+	tempo_sleep_ms(u->delay_ms);
+	u->ret = tempo_vm_unmap(u->fd, u->va, u->size);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(lifetime, unmap_during_a_big_read_faults_or_completes, 60)
+{
+	struct tempo_env *e = &self->env;
+	const uint64_t size = 8ull << 20;
+	uint32_t args[5];
+	struct tempo_bo bo;
+	struct tempo_batch b;
+	struct unmapper u;
+	int fence, status;
+
+	/* Checksums of 8 MiB, chunk by chunk, while the range goes away. */
+	ASSERT_EQ(0, tempo_bo_new(e->fd, size, 0, &bo));
+	memset(bo.map, 1, size);
+	args[0] = (uint32_t)bo.va;
+	args[1] = (uint32_t)(bo.va >> 32);
+	args[2] = (uint32_t)(e->data.va + MARK);
+	args[3] = (uint32_t)((e->data.va + MARK) >> 32);
+	args[4] = 64 * 1024;
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	for (int i = 0; i < 4; i++)
+		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_CHECKSUM,
+				   (uint32_t)(size / args[4]), 1, 1, args, 5);
+	tempo_pkt_end(&b);
+	u = (struct unmapper){ .fd = e->fd, .va = bo.va, .size = size,
+			       .delay_ms = 5 };
+	fence = tempo_submit(_metadata, e->fd, e->ctx, self->compute, b.va);
+	ASSERT_EQ(0, pthread_create(&u.thread, NULL, unmap_later, &u));
+	status = tempo_fence_wait(fence, self->timeout_ms);
+	pthread_join(u.thread, NULL);
+	TH_LOG("fence status %d, sum %llu", status,
+	       (unsigned long long)*tempo_u64(&e->data, MARK));
+	ASSERT_EQ(0, u.ret);
+	ASSERT_TRUE(status == 1 || status == -EFAULT);
+	bo.va = 0;
+	tempo_bo_del(e->fd, &bo);
+	close(fence);
+	device_works(_metadata);
+}
+
+TEST_F_TIMEOUT(lifetime, gem_close_of_a_buffer_a_job_writes, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_bo bo;
+	struct tempo_batch b;
+	uint32_t handle;
+	int fence;
+
+	ASSERT_EQ(0, tempo_bo_new(e->fd, tempo_page_size(), 0, &bo));
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_write32(&b, bo.va + 64, 0xc105ed);
+	tempo_pkt_end(&b);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, self->compute, b.va);
+	/* The handle goes; the GPU and CPU mappings keep the buffer. */
+	handle = bo.handle;
+	ASSERT_EQ(0, tempo_gem_close(e->fd, handle));
+	ASSERT_EQ(-EINVAL, tempo_gem_close(e->fd, handle));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	ASSERT_EQ(0xc105edu, *tempo_u32(&bo, 64));
+	close(fence);
+	/* Then the mapping, while another job of the slot reads it. */
+	tempo_gate_set(e, 0);
+	tempo_batch_init(&b, &e->cmd, 1024, 64);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_copy(&b, e->data.va + MARK, bo.va + 64, 4);
+	tempo_pkt_end(&b);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, self->compute, b.va);
+	ASSERT_EQ(0, tempo_vm_unmap(e->fd, bo.va, bo.size));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(-EFAULT, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK));
+	/* The CPU mapping is the last reference; it still reads. */
+	ASSERT_EQ(0xc105edu, *tempo_u32(&bo, 64));
+	munmap(bo.map, bo.size);
+	close(fence);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Many files */
+
+TEST_F_TIMEOUT(lifetime, many_files_closed_with_work_in_flight, 120)
+{
+	struct tempo_env *files = calloc(FILES, sizeof(*files));
+	int *fences = calloc(2 * FILES, sizeof(int));
+	uint32_t n = self->env.engines->num_engines;
+	uint64_t t0, late;
+
+	ASSERT_TRUE(files && fences);
+	for (int i = 0; i < FILES; i++) {
+		int fd = tempo_open_render();
+
+		ASSERT_LE(0, fd);
+		tempo_env_init(_metadata, &files[i], fd);
+	}
+	/*
+	 * In each file a gated job, and one that completes by itself; every
+	 * file closed with them in flight, half of them at once.
+	 */
+	t0 = tempo_now_ns();
+	for (int i = 0; i < FILES; i++) {
+		struct tempo_env *f = &files[i];
+
+		fences[2 * i] = tempo_submit(_metadata, f->fd, f->ctx, i % n,
+					     gated_batch(f, 0, TEMPO_GATE,
+							 MARK, 1));
+		fences[2 * i + 1] = tempo_submit(_metadata, f->fd, f->ctx,
+						 (i + 1) % n,
+						 mark_batch(f, 256, MARK + 4, 2));
+		if (i % 2) {
+			close(f->fd);
+			f->fd = -1;
+		}
+	}
+	for (int i = 0; i < FILES; i += 2) {
+		close(files[i].fd);
+		files[i].fd = -1;
+	}
+	/* Every gate opens through its file's surviving mapping. */
+	for (int i = 0; i < FILES; i++)
+		tempo_gate_set(&files[i], 1);
+	/*
+	 * Gated jobs queued on one hardware queue run one after the other;
+	 * on a slow machine the first ones may have reached the job timeout
+	 * before the gates opened: then a documented error is fine too.
+	 */
+	late = tempo_now_ns() - t0;
+	for (int i = 0; i < 2 * FILES; i++) {
+		int status = tempo_fence_wait(fences[i], self->timeout_ms);
+
+		if (late * 2 < self->env.dev.job_timeout_ms * 1000000ull) {
+			ASSERT_EQ(1, status) TH_LOG("file %d job %d", i / 2, i % 2);
+			ASSERT_EQ((uint32_t)(i % 2 + 1),
+				  *tempo_u32(&files[i / 2].data,
+					     MARK + 4 * (i % 2)));
+		} else {
+			ASSERT_TRUE(documented_end(status))
+				TH_LOG("file %d job %d: %d", i / 2, i % 2, status);
+		}
+		close(fences[i]);
+	}
+	if (late * 2 >= self->env.dev.job_timeout_ms * 1000000ull)
+		TH_LOG("submitting and closing took %llu ms: results not checked",
+		       (unsigned long long)(late / 1000000));
+	for (int i = 0; i < FILES; i++)
+		tempo_env_fini(&files[i]);
+	free(files);
+	free(fences);
+	device_works(_metadata);
+}
+
+TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
+{
+	pid_t pids[16];
+	int status;
+
+	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(pids); i++) {
+		int sv[2];
+
+		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+					sv));
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i]) {
+			close(sv[0]);
+			child_main(sv[1], (int)(i % self->env.engines->num_engines),
+				   self->compute);
+		}
+		close(sv[1]);
+		{
+			int fds[3];
+
+			/* Once the work is submitted: kill, or let it exit. */
+			ASSERT_EQ(0, recv_fds(sv[0], fds, 3));
+			for (int k = 0; k < 3; k++)
+				close(fds[k]);
+		}
+		if (i % 2)
+			kill(pids[i], SIGKILL);
+		close(sv[0]);	/* the child's read fails: it exits */
+	}
+	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(pids); i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		if (!(i % 2)) {
+			ASSERT_TRUE(WIFEXITED(status)) TH_LOG("child %u", i);
+		}
+	}
+	/* Their gated jobs end by the timeout; then everything works. */
+	tempo_sleep_ms((int)self->env.dev.job_timeout_ms);
+	device_works(_metadata);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hangs */
+
+static unsigned int hang_cycles(void)
+{
+	const char *s = getenv("TEMPO_HANG_CYCLES");
+	long n = s && *s ? strtol(s, NULL, 0) : 3;
+
+	return n > 0 && n < 100000 ? (unsigned int)n : 3;
+}
+
+TEST_F_TIMEOUT(lifetime, hang_cycles_leave_the_device_working, 3600)
+{
+	unsigned int cycles = hang_cycles();
+	uint64_t t0 = tempo_now_ns();
+
+	TH_LOG("%u hang cycles (TEMPO_HANG_CYCLES)", cycles);
+	for (unsigned int c = 0; c < cycles; c++) {
+		struct tempo_env e = { .fd = -1 };
+		uint32_t n, later;
+		int fences[64], fd = tempo_open_render();
+		struct drm_tempo_ctx_param p = {
+			.param = DRM_TEMPO_CTX_PARAM_RESET_STATUS,
+		};
+
+		ASSERT_LE(0, fd);
+		tempo_env_init(_metadata, &e, fd);
+		n = e.engines->num_engines;
+		/* Every engine hangs at once, each in a context of its own. */
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t ctx;
+
+			ASSERT_EQ(0, tempo_ctx_create(fd, 0, NULL, 0, &ctx));
+			fences[i] = tempo_submit(_metadata, fd, ctx, i,
+						 gated_batch(&e, 256 * i,
+							     TEMPO_GATE,
+							     MARK + 4 * i, 1));
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(-ETIMEDOUT,
+				  tempo_fence_wait(fences[i], self->timeout_ms))
+				TH_LOG("cycle %u engine slot %u", c, i);
+			close(fences[i]);
+		}
+		/* A context created after the hangs is not guilty, and runs. */
+		ASSERT_EQ(0, tempo_ctx_create(fd, 0, NULL, 0, &later));
+		p.ctx_id = later;
+		ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &p));
+		ASSERT_EQ(0, p.value);
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(1, tempo_run(_metadata, fd, later, i,
+					       mark_batch(&e, 4096 + 256 * i,
+							  MARK + 256 + 4 * i,
+							  c + 1)))
+				TH_LOG("cycle %u engine slot %u", c, i);
+			ASSERT_EQ(c + 1, *tempo_u32(&e.data, MARK + 256 + 4 * i));
+		}
+		tempo_env_fini(&e);
+	}
+	TH_LOG("%u cycles in %.1f s", cycles,
+	       (double)(tempo_now_ns() - t0) / 1e9);
+	device_works(_metadata);
+}
+
+TEST_HARNESS_MAIN
