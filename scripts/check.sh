@@ -13,6 +13,7 @@
 #   TEMPO_TEST_TIMEOUT     limit per test program in seconds (default 900)
 #   TEMPO_CHECK_MODPARAMS  module parameters for tempo.ko
 #   TEMPO_VM_ARGS          more tools/vm/run options (word-split)
+#   TEMPO_FUZZ_SECONDS     how long each fuzzer run lasts (default 20)
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
@@ -61,6 +62,24 @@ else
 	skip_step "no tests/uapi/Makefile"
 fi
 
+section "uAPI fuzzer (make -C tools/tempo-fuzz)"
+$make -C tools/tempo-fuzz || fail_step "make -C tools/tempo-fuzz"
+
+# stress_suite NAME HANG_CYCLES MODULE_CYCLES [tools/vm/run options]: one
+# VM boot with a short job timeout running the hang-and-recover cycles,
+# the module unload/reload cycles with work in flight, and the fuzzer as
+# root and as the unprivileged user (tools/tempo-fuzz/README.rst).
+stress_suite() {
+	local name=$1 hangs=$2 cycles=$3
+	shift 3
+	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
+		"$probe" \
+		"TEMPO_HANG_CYCLES=$hangs build/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
+		"TEMPO_MODULE_CYCLES=$cycles tests/guest/module-cycles.sh" \
+		"build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
+		"user:build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
+}
+
 # debug_suite: the whole suite once more on the debug kernel (KASAN,
 # lockdep, UBSAN, kmemleak); see tools/vm/debug-kernel/README.rst.
 debug_suite() {
@@ -89,6 +108,8 @@ debug_suite() {
 		--modules-dir "$TEMPO_DEBUG_MODULES" --module "$ko" \
 		${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" tests/guest/kunit.sh
+	stress_suite debug-kernel-stress 20 10 --kernel "$TEMPO_DEBUG_KERNEL" \
+		--modules-dir "$TEMPO_DEBUG_MODULES" --module "$ko"
 }
 
 # --- tests in the VM --------------------------------------------------------
@@ -155,6 +176,7 @@ if [ "$module_ok" = 1 ]; then
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
 		"$probe" build/tests/uapi/priority build/tests/uapi/sched \
 		build/tests/uapi/exec build/tests/uapi/reset
+	stress_suite stress 100 50
 	debug_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then
 	echo "check: the module did not build; not booting the VM"

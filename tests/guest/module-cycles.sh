@@ -1,0 +1,299 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Unload and reload tempo.ko with work in flight, inside the test VM.
+#
+#   tests/guest/module-cycles.sh [MODULE.ko]
+#
+# Runs as root in the guest, where tools/vm/run has loaded the module.
+# First checks that unloading is refused while a file of the device is
+# open; then runs $TEMPO_MODULE_CYCLES cycles (default 50), each one:
+#
+#   1. starts build/tools/tempo-fuzz/tempo-hold, which opens the device
+#      and submits work that cannot finish by itself (a job waiting on a
+#      gate, jobs queued behind it, a long SPIN dispatch, depending on
+#      the cycle), and waits until it is submitted;
+#   2. tries to unload the module: this must fail (the file is open) and
+#      leave the module loaded;
+#   3. ends the holder in the cycle's way: it closes the file with the
+#      work in flight, exits with everything open, is killed, or opens
+#      the gate and waits for its jobs;
+#   4. unloads the module (with jobs possibly still on the emulated
+#      engines), which must now succeed, and loads it again;
+#   5. checks that the kernel log of the cycle has no report
+#      (tools/vm/scan-log).
+#
+# TEMPO_MODULE_CYCLES_FENCE=1 adds cycles that keep a job's sync_file
+# open across the unload and read it afterwards (a fence that outlives
+# the module that signalled it). TEMPO_MODULE_CYCLES_ONLY="kill exit"
+# runs only the cycles of those kinds (close, kill, exit, release,
+# spin-close, spin-kill, keep-fence), to chase one of them.
+#
+# The module is whatever tools/vm/run loaded: MODULE.ko, else
+# $TEMPO_MODULE, else the copy named in the VM's job file (kernel
+# parameter tempovm_xfer=DIR, file DIR/job), with the same parameters.
+# At the end the module is loaded again, so that the VM's own unload
+# check still has something to unload.
+#
+# Output: kselftest-style TAP ("ok N ...", "not ok N ...") and a final
+# "# Totals: pass:N fail:M ..." line, which tests/guest/run-all.sh reads.
+# Exit status 0 when every check passed, 1 otherwise.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 1
+repo=$(pwd)
+hold=$repo/build/tools/tempo-fuzz/tempo-hold
+scan=$repo/tools/vm/scan-log
+cycles=${TEMPO_MODULE_CYCLES:-50}
+fence_cycles=${TEMPO_MODULE_CYCLES_FENCE:-0}
+BB=/bin/busybox
+
+pass=0 fail=0 skip=0 n=0
+ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n $*"; }
+skip_all() {
+	echo "TAP version 13"
+	echo "1..1"
+	echo "ok 1 module cycles # SKIP $*"
+	echo "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:1 error:0"
+	exit 0
+}
+totals() {
+	echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
+	[ "$fail" = 0 ]
+	exit $?
+}
+
+[ "$(id -u)" = 0 ] || skip_all "needs root (loads and unloads the module)"
+[ -x "$hold" ] || skip_all "$hold not built (make -C tools/tempo-fuzz)"
+[ -x $BB ] || BB=
+[[ $cycles =~ ^[0-9]+$ ]] || skip_all "TEMPO_MODULE_CYCLES='$cycles' is not a number"
+
+# --- which module, with which parameters --------------------------------
+module=${1:-${TEMPO_MODULE:-}}
+params=${TEMPO_MODPARAMS:-}
+if [ -z "$module" ]; then
+	xfer=
+	for w in $(</proc/cmdline); do
+		case $w in tempovm_xfer=*) xfer=${w#tempovm_xfer=} ;; esac
+	done
+	if [ -n "$xfer" ] && [ -r "$xfer/job" ]; then
+		# The job file is written with printf %q: safe to source.
+		# shellcheck source=/dev/null
+		. <(grep -E '^TEMPO_(MODULE|MODPARAMS)=' "$xfer/job")
+		module=${TEMPO_MODULE:-}
+		params=${TEMPO_MODPARAMS:-}
+	fi
+fi
+if [ -z "$module" ] || [ ! -r "$module" ]; then
+	skip_all "no module to load (give its path, or run in tools/vm/run)"
+fi
+name=${TEMPO_MODULE_NAME:-}
+if [ -z "$name" ]; then
+	name=${module##*/}
+	name=${name%%.ko*}
+	name=${name//-/_}
+fi
+
+loaded() { grep -q "^$name " /proc/modules; }
+refcnt() { cat "/sys/module/$name/refcnt" 2>/dev/null || echo '?'; }
+
+# The kernel's own answer, not kmod's refcount check: busybox calls
+# delete_module() directly.
+unload() {
+	if [ -n "$BB" ]; then
+		$BB rmmod "$name" 2>&1
+	else
+		rmmod "$name" 2>&1
+	fi
+}
+
+load() {
+	local out
+	# shellcheck disable=SC2086
+	if [ -n "$BB" ]; then
+		out=$($BB insmod "$module" $params 2>&1)
+	else
+		out=$(insmod "$module" $params 2>&1)
+	fi || { echo "insmod: $out"; return 1; }
+	for _ in $(seq 100); do
+		compgen -G '/dev/dri/renderD*' >/dev/null && break
+		sleep 0.05
+	done
+	compgen -G '/dev/dri/renderD*' >/dev/null || { echo "no render node"; return 1; }
+	command -v fix-dri-perms >/dev/null && fix-dri-perms
+	return 0
+}
+
+tmp=$(mktemp -d)
+holder_pid=
+cleanup() {
+	[ -n "$holder_pid" ] && kill -KILL "$holder_pid" 2>/dev/null
+	rm -rf "$tmp"
+	loaded || load >/dev/null
+}
+trap cleanup EXIT
+
+# Kernel log of the current check: from a mark to now.
+mark_log() { log_mark=$(dmesg | wc -l); }
+log_clean() {
+	dmesg | tail -n +$((log_mark + 1)) >"$tmp/log"
+	if [ -x "$scan" ]; then
+		"$scan" -q "$tmp/log" >"$tmp/scan" 2>&1 && return 0
+		sed 's/^/# /' "$tmp/scan" | head -40
+		return 1
+	fi
+	! grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:|KASAN:|UBSAN:' "$tmp/log"
+}
+
+# Start tempo-hold with ARGS and wait until its work is submitted.
+start_holder() {
+	rm -f "$tmp/state"
+	"$hold" --state "$tmp/state" --timeout 120 "$@" >"$tmp/hold.out" 2>&1 &
+	holder_pid=$!
+	for _ in $(seq 400); do
+		[ -s "$tmp/state" ] && return 0
+		kill -0 "$holder_pid" 2>/dev/null || break
+		sleep 0.025
+	done
+	echo "# tempo-hold did not get its work submitted:"
+	sed 's/^/#   /' "$tmp/hold.out"
+	return 1
+}
+
+wait_state() {
+	for _ in $(seq 400); do
+		grep -qx "$1" "$tmp/state" 2>/dev/null && return 0
+		sleep 0.025
+	done
+	return 1
+}
+
+echo "TAP version 13"
+echo "# module $module${params:+ ($params)}, $cycles cycles"
+if ! loaded; then
+	load >/dev/null || { not_ok "the module is loaded at the start"; totals; }
+fi
+
+# --- unloading is refused while a file is open ---------------------------
+mark_log
+if start_holder --gate 0 --then close; then
+	out=$(unload)
+	rc=$?
+	if [ $rc != 0 ] && loaded; then
+		ok "unload refused while a file is open (refcnt $(refcnt): ${out:-no message})"
+	else
+		not_ok "unload refused while a file is open (rmmod exit $rc: $out)"
+		loaded || load >/dev/null
+	fi
+	kill -USR1 "$holder_pid"
+	wait "$holder_pid"
+	holder_pid=
+else
+	not_ok "unload refused while a file is open (no holder)"
+fi
+# The device still works after the refused unload.
+if start_holder --gate 2 --queued 2 --spin 50 --then release; then
+	kill -USR1 "$holder_pid"
+	if wait "$holder_pid" && log_clean; then
+		ok "device works after a refused unload"
+	else
+		not_ok "device works after a refused unload"
+		sed 's/^/#   /' "$tmp/hold.out"
+	fi
+	holder_pid=
+else
+	not_ok "device works after a refused unload (no holder)"
+fi
+
+# --- cycles ----------------------------------------------------------------
+scenarios=(
+	"close:--gate 1 --then close"
+	"kill:--gate 2 --queued 2 --then close"
+	"exit:--gate 1 --queued 1 --then exit"
+	"release:--gate 2 --queued 2 --spin 20 --then release"
+	"spin-close:--gate 0 --spin 1500 --then close"
+	"spin-kill:--gate 1 --spin 1500 --then close"
+)
+if [ "$fence_cycles" = 1 ]; then
+	scenarios+=("keep-fence:--gate 1 --then keep-fence")
+fi
+if [ -n "${TEMPO_MODULE_CYCLES_ONLY:-}" ]; then
+	kept=()
+	for entry in "${scenarios[@]}"; do
+		for k in $TEMPO_MODULE_CYCLES_ONLY; do
+			[ "${entry%%:*}" = "$k" ] && kept+=("$entry")
+		done
+	done
+	[ ${#kept[@]} -gt 0 ] || skip_all "TEMPO_MODULE_CYCLES_ONLY='$TEMPO_MODULE_CYCLES_ONLY' names no cycle"
+	scenarios=("${kept[@]}")
+fi
+
+t0=$SECONDS
+for ((c = 1; c <= cycles; c++)); do
+	entry=${scenarios[$(((c - 1) % ${#scenarios[@]}))]}
+	kind=${entry%%:*}
+	# shellcheck disable=SC2206
+	args=(${entry#*:})
+	what="cycle $c ($kind)"
+	mark_log
+	if ! start_holder "${args[@]}"; then
+		not_ok "$what: work submitted"
+		continue
+	fi
+	problems=()
+	if out=$(unload) || ! loaded; then
+		problems+=("unload with the file open succeeded: $out")
+		load >/dev/null
+	fi
+	case $kind in
+	*kill) kill -KILL "$holder_pid" ;;
+	*) kill -USR1 "$holder_pid" ;;
+	esac
+	if [ "$kind" = keep-fence ]; then
+		wait_state closed || problems+=("holder did not close its file")
+	else
+		{ wait "$holder_pid"; } 2>/dev/null
+		rc=$?
+		holder_pid=
+		case $kind in
+		*kill) [ $rc = 137 ] || problems+=("holder exit $rc after SIGKILL") ;;
+		*) [ $rc = 0 ] || problems+=("holder exit $rc: $(tr '\n' ' ' <"$tmp/hold.out")") ;;
+		esac
+	fi
+	if ! out=$(unload) || loaded; then
+		problems+=("unload once the file is closed failed (refcnt $(refcnt)): $out")
+	fi
+	if [ "$kind" = keep-fence ]; then
+		# The sync_file of a job of the unloaded module is read, then closed.
+		kill -USR1 "$holder_pid"
+		wait "$holder_pid" || problems+=("holder failed after the unload")
+		holder_pid=
+		sed 's/^/#   /' "$tmp/hold.out"
+	fi
+	loaded || load >"$tmp/load" 2>&1 || problems+=("reload failed: $(cat "$tmp/load")")
+	log_clean || problems+=("kernel log has reports")
+	if [ ${#problems[@]} = 0 ]; then
+		ok "$what"
+	else
+		not_ok "$what: ${problems[*]}"
+	fi
+done
+echo "# $cycles cycles in $((SECONDS - t0)) s"
+
+# --- the device works after all that --------------------------------------
+mark_log
+if start_holder --gate 2 --queued 2 --spin 50 --then release; then
+	kill -USR1 "$holder_pid"
+	if wait "$holder_pid" && log_clean; then
+		ok "device works after the cycles"
+	else
+		not_ok "device works after the cycles"
+		sed 's/^/#   /' "$tmp/hold.out"
+	fi
+	holder_pid=
+else
+	not_ok "device works after the cycles (no holder)"
+fi
+echo "1..$n"
+totals
