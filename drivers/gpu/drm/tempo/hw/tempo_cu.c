@@ -16,7 +16,8 @@
  *
  * Which dispatch an idle CU serves is the shader sequencer's choice: by
  * default the one whose queue has the highest (pipe priority, queue
- * priority), the oldest first among equals, so a queue's priority reaches
+ * priority), the oldest first among equals (a preempted dispatch keeps
+ * its age when it is resumed), so a queue's priority reaches
  * the CUs; with the module parameter cu_by_priority=0 it picks at random,
  * as a sequencer that ignores queue priorities would. While a queue of the
  * high pipe priority has work, the queues below it may hold at most
@@ -287,6 +288,15 @@ static bool allowed(const struct tempo_cu_pool *pool,
 	return pool->busy_low + pool->reserved < pool->num_cus;
 }
 
+/* Higher rank first; among equals the dispatch that arrived first. */
+static bool before(const struct tempo_dispatch *a,
+		   const struct tempo_dispatch *b)
+{
+	u32 ra = tempo_hqd_rank(a->hqd), rb = tempo_hqd_rank(b->hqd);
+
+	return ra > rb || (ra == rb && a->seq < b->seq);
+}
+
 /* The sequencer: which dispatch the next idle CU serves. */
 static struct tempo_dispatch *cu_pick(struct tempo_cu_pool *pool)
 {
@@ -298,7 +308,7 @@ static struct tempo_dispatch *cu_pick(struct tempo_cu_pool *pool)
 		if (!allowed(pool, d))
 			continue;
 		n++;
-		if (!best || tempo_hqd_rank(d->hqd) > tempo_hqd_rank(best->hqd))
+		if (!best || before(d, best))
 			best = d;
 	}
 	if (pool->by_priority || n < 2)
@@ -438,6 +448,7 @@ void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->error = 0;
 	d->suspended = false;
 	d->abort = false;
+	d->seq = pool->next_seq++;
 	list_add_tail(&d->link, &pool->queue);
 	spin_unlock(&pool->lock);
 	wake_cus(pool, d->num_groups);

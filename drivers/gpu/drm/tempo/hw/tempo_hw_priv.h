@@ -65,6 +65,7 @@ struct tempo_partial {
  * @error: first error of a workgroup, or 0
  * @suspended: start no workgroup, stop running ones at their next check
  * @abort: like @suspended, and forget the workgroups not finished
+ * @seq: order of arrival on the pool, kept across suspensions
  *
  * Every field but @kernel, @args, @mmu and @num_groups is guarded by the
  * pool's lock.
@@ -84,6 +85,7 @@ struct tempo_dispatch {
 	int error;
 	bool suspended;
 	bool abort;
+	u64 seq;
 };
 
 /**
@@ -165,7 +167,7 @@ struct tempo_engine {
 
 /**
  * struct tempo_cu_pool - the compute units shared by all engines
- * @lock: guards @queue, @busy, @busy_low, @high_queues and the
+ * @lock: guards @queue, @busy, @busy_low, @high_queues, @next_seq and the
  *	bookkeeping of every queued dispatch
  * @queue: dispatches with workgroups to start
  * @wq: where idle compute units wait
@@ -175,6 +177,7 @@ struct tempo_engine {
  * @busy: compute units running a workgroup now
  * @busy_low: of which for queues below the high pipe priority
  * @high_queues: high-pipe-priority queues that have work
+ * @next_seq: &tempo_dispatch.seq of the next dispatch
  * @groups_done: workgroups completed, for debugfs
  * @threads: one thread per compute unit
  */
@@ -188,6 +191,7 @@ struct tempo_cu_pool {
 	u32 busy;
 	u32 busy_low;
 	u32 high_queues;
+	u64 next_seq;
 	atomic64_t groups_done;
 	struct task_struct **threads;
 };
