@@ -12,12 +12,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <tempo/tempo.hpp>
 
@@ -250,6 +252,23 @@ TEST_F(ParallelDeviceTest, TheKernelRefusesAParallelSlotOfAClassWithoutSupport)
                   std::string::npos)
             << e.what();
     }
+}
+
+TEST_F(ParallelDeviceTest, DocumentationExampleRuns)
+{
+    const std::string example = TEMPO_PARALLEL_EXAMPLE_PATH;
+    if (example.empty())
+        GTEST_SKIP() << "the examples are not built";
+    FILE* pipe = ::popen(example.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string output;
+    char buf[256];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), pipe)) > 0)
+        output.append(buf, n);
+    const int status = ::pclose(pipe);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+    EXPECT_EQ(output, "gang: 1024, load-balanced: 7\n");
 }
 
 } // namespace
