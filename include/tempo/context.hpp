@@ -4,9 +4,14 @@
  */
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <tempo/sync.hpp>
@@ -19,6 +24,113 @@ class Device;
 namespace detail {
 struct DeviceState;
 } // namespace detail
+
+/// What an engine-map slot is.
+enum class SlotKind : std::uint8_t {
+    /// One engine.
+    Engine,
+    /// A virtual engine of width 1 over sibling engines of one class.
+    LoadBalanced,
+    /// Width N >= 2: every exec takes N batches, run as a gang.
+    Parallel,
+};
+
+/// "engine", "load-balanced" or "parallel".
+[[nodiscard]] std::string_view to_string(SlotKind kind) noexcept;
+
+/// Engine::instance of a slot that is not one engine (DRM_TEMPO_ENGINE_INSTANCE_NONE).
+inline constexpr std::uint16_t engine_instance_none = 0xffff;
+
+/**
+ * SlotDesc - one slot of an engine map
+ *
+ * @engines holds, by @kind:
+ *
+ * - SlotKind::Engine: the engine (@width 1, @num_siblings 1);
+ * - SlotKind::LoadBalanced: the @num_siblings siblings, one class (@width 1);
+ *   each job runs on whichever sibling the kernel finds least busy;
+ * - SlotKind::Parallel: @width columns of @num_siblings engines; sibling j
+ *   of batch i is ``engines[i * num_siblings + j]`` (the index formula of
+ *   &struct drm_tempo_ctx_ext_parallel). Every exec takes exactly @width
+ *   batches; batch i runs on one engine of column i, each batch on a
+ *   different engine, all starting together.
+ */
+struct SlotDesc {
+    SlotKind kind{SlotKind::Engine};
+    /// Batches per exec: 1, or N for a parallel slot.
+    std::uint32_t width{1};
+    /// Engines each batch may run on.
+    std::uint32_t num_siblings{1};
+    std::vector<Engine> engines;
+
+    /// The engines batch @batch (< @width) may run on: column @batch.
+    [[nodiscard]] std::span<const Engine> siblings_of(std::uint32_t batch) const;
+
+    friend bool operator==(const SlotDesc&, const SlotDesc&) = default;
+};
+
+/**
+ * "compute:0", "load-balanced{compute:1 compute:2}", or for a parallel slot
+ * of width 2 with 2 siblings "parallel 2x2{compute:0 compute:1 | copy:0 copy:1}".
+ */
+[[nodiscard]] std::string to_string(const SlotDesc& slot);
+
+/**
+ * EngineMap - the slots of a context, to create it with
+ *
+ * Slots are added in order; each add function returns the Slot that exec
+ * names. A range of Engine converts to a map of plain engine slots, so
+ * ``Context(device, std::span{&engine, 1})`` keeps working; an empty map is
+ * the default one (every engine, in Device::engines() order).
+ *
+ *   EngineMap map;
+ *   const Slot gfx = map.add({EngineClass::Gfx, 0});
+ *   const Slot any = map.add_load_balanced(computes);
+ *   const Slot gang = map.add_parallel(2, 4, columns); // 2 batches, each on one of 4 engines
+ *
+ * The add functions check the shape of a slot (std::invalid_argument); the
+ * kernel checks the rest when the context is created: the engines exist,
+ * a column has one class and no engine twice, the class supports parallel
+ * slots (DeviceInfo::parallel_classes), num_siblings <=
+ * DeviceInfo::max_siblings, width <= DeviceInfo::max_batches.
+ */
+class EngineMap {
+public:
+    EngineMap() = default;
+    /// One plain slot per engine of @engines, in order.
+    template <std::ranges::contiguous_range Engines>
+    requires std::same_as<std::ranges::range_value_t<Engines>, Engine>
+    EngineMap(const Engines& engines) // NOLINT(google-explicit-constructor): the old engine maps
+    {
+        for (const Engine& engine : engines)
+            add(engine);
+    }
+
+    /// A slot on @engine.
+    Slot add(Engine engine);
+    /**
+     * A load-balanced slot over @siblings (at least one, of one class).
+     * Throws std::invalid_argument for an empty list or more than 65535.
+     */
+    Slot add_load_balanced(std::span<const Engine> siblings);
+    /**
+     * A parallel slot of @width batches, each on one of @num_siblings
+     * engines; @engines is indexed ``engines[i * num_siblings + j]``.
+     * Throws std::invalid_argument unless @width >= 2, @num_siblings >= 1
+     * and @engines has exactly @width * @num_siblings entries.
+     */
+    Slot add_parallel(std::uint16_t width, std::uint16_t num_siblings,
+                      std::span<const Engine> engines);
+    /// A parallel slot of @width batches, each on any of @siblings (every column is @siblings).
+    Slot add_parallel(std::uint16_t width, std::span<const Engine> siblings);
+
+    [[nodiscard]] std::span<const SlotDesc> slots() const noexcept { return slots_; }
+    [[nodiscard]] std::size_t size() const noexcept { return slots_.size(); }
+    [[nodiscard]] bool empty() const noexcept { return slots_.empty(); }
+
+private:
+    std::vector<SlotDesc> slots_;
+};
 
 /**
  * Submission - what Context::submit() runs
@@ -53,11 +165,16 @@ public:
     /// A context with the default engine map: every engine, in Device::engines() order.
     explicit Context(const Device& device, Priority priority = Priority::Normal);
     /**
-     * A context whose slot i runs on @engine_map[i] (an empty map is the
-     * default one). Throws Error: EINVAL for an unknown engine or too many
-     * slots, EACCES when @priority is above the caller's ceiling.
+     * A context with the slots of @engine_map (an empty map is the default
+     * one; a range of Engine is a map of plain slots). Throws Error: EINVAL
+     * for an unknown engine, too many slots or a slot the kernel refuses
+     * (a column mixing classes, an engine twice in a column, more siblings
+     * than DeviceInfo::max_siblings), ENODEV for a parallel slot of a class
+     * without parallel support or wider than DeviceInfo::max_batches,
+     * E2BIG for more than 16 load-balanced and parallel slots, EACCES when
+     * @priority is above the caller's ceiling. The reason names the map.
      */
-    Context(const Device& device, std::span<const Engine> engine_map,
+    Context(const Device& device, const EngineMap& engine_map,
             Priority priority = Priority::Normal);
 
     Context(Context&& other) noexcept;
@@ -67,9 +184,21 @@ public:
     ~Context();
 
     [[nodiscard]] ContextId id() const noexcept { return id_; }
-    /// The engine of each slot.
+    /**
+     * The engine of each slot; {EngineClass::Gfx, engine_instance_none} for
+     * load-balanced and parallel slots (see slots()).
+     */
     [[nodiscard]] std::span<const Engine> engine_map() const noexcept { return engine_map_; }
-    /// The first slot that runs on @engine.
+    /// Every slot, as created.
+    [[nodiscard]] std::span<const SlotDesc> slots() const noexcept { return slots_; }
+    /// Slot @slot; std::out_of_range outside the map.
+    [[nodiscard]] const SlotDesc& slot(Slot slot) const;
+    /// The kind of slot @slot; std::out_of_range outside the map.
+    [[nodiscard]] SlotKind slot_kind(Slot slot) const { return this->slot(slot).kind; }
+    /// Batches per exec on slot @slot (1, or N for a parallel slot); std::out_of_range outside the
+    /// map.
+    [[nodiscard]] std::uint32_t slot_width(Slot slot) const { return this->slot(slot).width; }
+    /// The first plain slot that runs on @engine.
     [[nodiscard]] std::optional<Slot> slot_of(Engine engine) const noexcept;
 
     /// The current priority, read from the kernel.
@@ -84,7 +213,9 @@ public:
     /**
      * Queues a job (DRM_IOCTL_TEMPO_EXEC); returns its Fence when
      * Submission::out_fence is set. Throws Error if the kernel refuses the
-     * job (then nothing was queued) and std::invalid_argument for a
+     * job (then nothing was queued), Error EINVAL without an ioctl when the
+     * number of batches is not the slot's width (a parallel slot of width N
+     * takes exactly N, every other slot 1), and std::invalid_argument for a
      * submission without batch.
      */
     std::optional<Fence> submit(const Submission& submission) const;
@@ -95,6 +226,7 @@ private:
     std::shared_ptr<detail::DeviceState> device_;
     ContextId id_{};
     std::vector<Engine> engine_map_;
+    std::vector<SlotDesc> slots_;
 };
 
 } // namespace tempo

@@ -3,14 +3,17 @@
  * Copyright (c) 2026 The tempo authors
  *
  * In-order queues on a context slot: Queue submits at once (it is also the
- * immediate command list), BatchedQueue collects commands into batches.
+ * immediate command list), BatchedQueue collects commands into batches,
+ * ParallelQueue submits gangs of command lists to a parallel slot.
  */
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include <tempo/command.hpp>
@@ -47,6 +50,9 @@ struct QueueOptions {
  *
  * The destructor waits for what the queue submitted (the GPU reads the
  * batches until then). Not thread-safe. Move-only.
+ *
+ * The slot takes one batch per exec: the constructor throws
+ * std::invalid_argument for a parallel slot (see ParallelQueue).
  */
 class Queue : public CommandSink {
 public:
@@ -84,6 +90,75 @@ private:
 
 /// The immediate command list: each appended command is submitted at once.
 using ImmediateCommandList = Queue;
+
+/**
+ * ParallelQueue - an in-order queue of gangs on a parallel slot
+ *
+ * A parallel slot of width N (EngineMap::add_parallel()) runs every exec as
+ * a gang of N batches, each on its own engine, all starting together.
+ * execute() submits N closed command lists as one gang: one exec whose
+ * batch i is list i, so list i runs on an engine of column i of the slot.
+ * The gang completes when every member has ended.
+ *
+ * Events: each list of a gang must close into one segment (no events in the
+ * middle: waits on its first command only, a signal on its last command
+ * only, as CommandList::segment_count() == 1). The gang waits for the
+ * waits of every list and of @sync.wait before any member starts, and
+ * signals the signal of every list and @sync.signal when the whole gang
+ * has ended. Like Queue, the queue owns a timeline: gang n signals point n
+ * and waits for point n - 1.
+ *
+ * The destructor waits for what the queue submitted. Not thread-safe.
+ * Move-only.
+ */
+class ParallelQueue {
+public:
+    /**
+     * A queue on parallel slot @slot of @submitter. Throws
+     * std::invalid_argument when the slot is not parallel (its width,
+     * Submitter::slot_width(), is 1).
+     */
+    ParallelQueue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options = {});
+    ParallelQueue(ParallelQueue&& other) noexcept;
+    ParallelQueue& operator=(ParallelQueue&& other) noexcept;
+    ParallelQueue(const ParallelQueue&) = delete;
+    ParallelQueue& operator=(const ParallelQueue&) = delete;
+    ~ParallelQueue();
+
+    /**
+     * Submits @lists as one gang (one exec with width() batches), returning
+     * the queue point that signals when every member has ended.
+     *
+     * Checked before any ioctl, in this order: Error EINVAL (operation
+     * "DRM_IOCTL_TEMPO_EXEC", the kernel's rule) unless @lists holds
+     * exactly width() lists; UsageError for a null list, a list given twice
+     * (unless CommandListUsage::Simultaneous), a list of more than one
+     * segment, and for every rule of Queue::execute() (open, of another
+     * submitter, one-shot already executed, a wait on an event nothing
+     * signals); Error EBUSY for a list still executing that is not
+     * CommandListUsage::Simultaneous. Nothing is submitted then.
+     */
+    SyncPoint execute(std::span<CommandList* const> lists, const Sync& sync = {});
+    SyncPoint execute(std::initializer_list<CommandList*> lists, const Sync& sync = {})
+    {
+        return execute(std::span<CommandList* const>{lists.begin(), lists.size()}, sync);
+    }
+    /// Waits for everything submitted; Timeout after @timeout.
+    WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
+
+    /// Lists per gang: the slot's width.
+    [[nodiscard]] std::uint32_t width() const noexcept { return width_; }
+    /// The queue point of the last gang (point 0 before the first).
+    [[nodiscard]] SyncPoint last_submitted() const noexcept;
+    /// Gangs whose completion the queue has not seen yet.
+    [[nodiscard]] std::size_t in_flight() const noexcept;
+    [[nodiscard]] Slot slot() const noexcept;
+    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept;
+
+private:
+    std::unique_ptr<detail::QueueCore> core_;
+    std::uint32_t width_ = 0;
+};
 
 /// Why a BatchedQueue flushed its batch.
 enum class FlushReason {

@@ -43,12 +43,19 @@ struct BatchMemory {
     std::span<std::uint32_t> dwords{};
 };
 
-/// One exec: a batch on a slot, run after every wait, signalling every signal.
+/**
+ * Exec - one exec: a batch on a slot, run after every wait, signalling
+ * every signal
+ *
+ * On a parallel slot of width N, @batches holds the N batches of the gang
+ * (@batch is then its first one); it is empty for every other slot.
+ */
 struct Exec {
     Slot slot{0};
     GpuAddress batch{};
     std::span<const SyncPoint> wait{};
     std::span<const SyncPoint> signal{};
+    std::span<const GpuAddress> batches{};
 };
 
 /**
@@ -82,6 +89,17 @@ public:
     [[nodiscard]] virtual SyncobjHandle create_timeline() = 0;
     virtual void destroy_timeline(SyncobjHandle timeline) noexcept = 0;
 
+    /**
+     * Batches that one exec on @slot takes: N for a parallel slot of width
+     * N, else 1 (also for a slot the submitter does not know, which the
+     * exec then refuses).
+     */
+    [[nodiscard]] virtual std::uint32_t slot_width(Slot slot) const noexcept
+    {
+        (void)slot;
+        return 1;
+    }
+
     /// Queues one exec; throws Error if it is refused (then nothing was queued).
     virtual void submit(const Exec& exec) = 0;
 
@@ -113,7 +131,7 @@ public:
                                                                  Context context);
     /// A shared DeviceSubmitter of a new context with @engine_map (empty: every engine).
     [[nodiscard]] static std::shared_ptr<DeviceSubmitter>
-    create(const Device& device, std::span<const Engine> engine_map = {},
+    create(const Device& device, const EngineMap& engine_map = {},
            Priority priority = Priority::Normal);
 
     [[nodiscard]] const Context& context() const noexcept { return context_; }
@@ -121,6 +139,8 @@ public:
     [[nodiscard]] std::uint64_t buffers_created() const noexcept;
 
     [[nodiscard]] SubmitLimits limits() const noexcept override { return limits_; }
+    /// The width of the context's slot @slot (1 outside the map).
+    [[nodiscard]] std::uint32_t slot_width(Slot slot) const noexcept override;
     [[nodiscard]] std::shared_ptr<BatchMemory>
     upload(std::span<const std::uint32_t> dwords) override;
     [[nodiscard]] SyncobjHandle create_timeline() override;

@@ -192,6 +192,17 @@ struct DeviceInfo {
     std::uint32_t max_groups{0};
     /// A job running longer fails with -ETIMEDOUT.
     std::chrono::milliseconds job_timeout{0};
+    /// Bit N set when engine class N supports parallel slots (see supports_parallel()).
+    std::uint32_t parallel_classes{0};
+    /// Largest number of siblings of a load-balanced slot or of a parallel slot's column.
+    std::uint32_t max_siblings{0};
+
+    /// Whether @engine_class supports parallel slots.
+    [[nodiscard]] constexpr bool supports_parallel(EngineClass engine_class) const noexcept
+    {
+        const auto bit = static_cast<unsigned>(engine_class);
+        return bit < 32 && (parallel_classes >> bit & 1U) != 0;
+    }
 };
 
 /// One engine and where its hardware queues are in Device::hqds().

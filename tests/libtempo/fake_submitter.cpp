@@ -121,10 +121,26 @@ bool FakeSubmitter::is_signaled(SyncPoint point) const
     return true;
 }
 
+std::uint32_t FakeSubmitter::slot_width(Slot slot) const noexcept
+{
+    const auto it = slot_widths.find(slot.value());
+    return it == slot_widths.end() ? 1 : it->second;
+}
+
 void FakeSubmitter::submit(const Exec& exec)
 {
     if (fail_job && *fail_job == jobs_.size())
         throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC", "fake: refused on request");
+    const std::vector<GpuAddress> batches =
+        exec.batches.empty() ? std::vector<GpuAddress>{exec.batch}
+                             : std::vector<GpuAddress>{exec.batches.begin(), exec.batches.end()};
+    if (batches.size() != slot_width(exec.slot))
+        throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC",
+                    "fake: " + std::to_string(batches.size()) + " batches on slot " +
+                        std::to_string(exec.slot.value()) + " of width " +
+                        std::to_string(slot_width(exec.slot)));
+    if (batches.front() != exec.batch)
+        problems_.push_back("exec whose batch is not its first batch");
     if (exec.wait.size() > limits_.max_syncs || exec.signal.size() > limits_.max_syncs)
         throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC", "fake: too many syncs");
     for (const SyncPoint& wait : exec.wait) {
@@ -140,15 +156,18 @@ void FakeSubmitter::submit(const Exec& exec)
         if (it == timelines_.end() || !it->second.alive)
             throw Error(ENOENT, "DRM_IOCTL_TEMPO_EXEC", "fake: unknown " + describe(signal));
     }
-    std::uint64_t base = 0;
-    const Region* region = find_region(exec.batch.value(), &base);
-    if (!region || !region->alive)
-        problems_.push_back("exec of a batch at " + std::to_string(exec.batch.value()) +
-                            " outside live batch memory");
+    for (const GpuAddress batch : batches) {
+        std::uint64_t base = 0;
+        const Region* region = find_region(batch.value(), &base);
+        if (!region || !region->alive)
+            problems_.push_back("exec of a batch at " + std::to_string(batch.value()) +
+                                " outside live batch memory");
+    }
 
     Job job{.id = jobs_.size(),
             .slot = exec.slot,
             .batch = exec.batch,
+            .batches = batches,
             .wait = {exec.wait.begin(), exec.wait.end()},
             .signal = {exec.signal.begin(), exec.signal.end()}};
     for (const SyncPoint& signal : exec.signal) {
@@ -217,8 +236,20 @@ std::span<const std::uint32_t> FakeSubmitter::batch_dwords(GpuAddress address) c
 
 bool FakeSubmitter::execute(Job& job)
 {
+    while (job.member < job.batches.size()) {
+        if (!execute_member(job))
+            return false;
+        job.member++;
+        job.pc = 0;
+    }
+    return true;
+}
+
+bool FakeSubmitter::execute_member(Job& job)
+{
+    const GpuAddress batch = job.batches[job.member];
     std::uint64_t base = 0;
-    const Region* region = find_region(job.batch.value(), &base);
+    const Region* region = find_region(batch.value(), &base);
     if (!region) {
         problems_.push_back("job " + std::to_string(job.id) + " runs unmapped memory");
         return true;
@@ -226,7 +257,7 @@ bool FakeSubmitter::execute(Job& job)
     if (!region->alive)
         problems_.push_back("job " + std::to_string(job.id) + " runs released batch memory");
     const std::span<const std::uint32_t> dwords{region->dwords};
-    std::size_t pc = job.pc ? job.pc : (job.batch.value() - base) / 4;
+    std::size_t pc = job.pc ? job.pc : (batch.value() - base) / 4;
     while (pc < dwords.size()) {
         const std::uint32_t header = dwords[pc];
         const auto op = static_cast<Opcode>(header & 0xff);

@@ -46,9 +46,13 @@ public:
         std::size_t id{0};
         Slot slot{0};
         GpuAddress batch{};
+        /// Every batch: one, or the members of a gang on a parallel slot.
+        std::vector<GpuAddress> batches;
         std::vector<SyncPoint> wait;
         std::vector<SyncPoint> signal;
         bool done{false};
+        /// Member of the gang that runs (members run one after the other here).
+        std::size_t member{0};
         /// Next dword to execute (a job blocked on WAIT_MEM resumes there).
         std::size_t pc{0};
     };
@@ -67,12 +71,19 @@ public:
     bool auto_run = true;
     /// Refuse (Error EINVAL) the exec that would be job number @fail_job.
     std::optional<std::size_t> fail_job;
+    /**
+     * Parallel slots: slot -> width. An exec on one takes exactly width
+     * batches and one on any other slot one batch, else Error EINVAL, as
+     * the kernel.
+     */
+    std::map<std::uint32_t, std::uint32_t> slot_widths;
 
     /// Runs every job that can run; returns how many completed.
     std::size_t run();
 
     // Submitter
     [[nodiscard]] SubmitLimits limits() const noexcept override { return limits_; }
+    [[nodiscard]] std::uint32_t slot_width(Slot slot) const noexcept override;
     [[nodiscard]] std::shared_ptr<BatchMemory>
     upload(std::span<const std::uint32_t> dwords) override;
     [[nodiscard]] SyncobjHandle create_timeline() override;
@@ -128,8 +139,10 @@ private:
     void release(std::uint64_t base) noexcept;
     [[nodiscard]] bool has_fence(SyncPoint point) const;
     [[nodiscard]] const Region* find_region(std::uint64_t address, std::uint64_t* base) const;
-    /// Runs job @job from its pc; false if it blocks on WAIT_MEM.
+    /// Runs job @job from its member and pc; false if it blocks on WAIT_MEM.
     bool execute(Job& job);
+    /// Runs the current member of @job from its pc; false if it blocks on WAIT_MEM.
+    bool execute_member(Job& job);
     void execute_dispatch(const Job& job, Kernel kernel, Groups groups,
                           std::span<const std::uint32_t> args);
     void complete(Job& job);

@@ -106,6 +106,7 @@ BatchedQueue::BatchedQueue(std::shared_ptr<Submitter> submitter, Slot slot,
         throw std::invalid_argument("tempo::BatchedQueue: no submitter");
     if (options.batch_size == 0)
         throw std::invalid_argument("tempo::BatchedQueue: a batch size of 0");
+    detail::require_single_batch_slot(*submitter, slot, "tempo::BatchedQueue");
     state_ = std::make_shared<detail::BatchState>(std::move(submitter), slot, options);
 }
 

@@ -67,28 +67,217 @@ private:
     std::uint32_t count_{0};
 };
 
+drm_tempo_engine to_uapi_engine(const Engine& engine)
+{
+    return drm_tempo_engine{
+        .engine_class = static_cast<__u16>(engine.engine_class),
+        .engine_instance = engine.instance,
+    };
+}
+
+// The arrays and the extension chain of a DRM_IOCTL_TEMPO_CTX_CREATE: a
+// NONE entry in the slots for each load-balanced and parallel slot, which
+// one extension configures. Vectors are sized up front: the chain points
+// into them.
+class CreateArgs {
+public:
+    explicit CreateArgs(std::span<const SlotDesc> map)
+    {
+        std::size_t extensions = 0;
+        for (const SlotDesc& slot : map)
+            extensions += slot.kind != SlotKind::Engine;
+        engines_.resize(map.size());
+        load_balance_.reserve(extensions);
+        parallel_.reserve(extensions);
+        __u64* link = &head_;
+        for (std::size_t i = 0; i < map.size(); i++) {
+            const SlotDesc& slot = map[i];
+            std::vector<drm_tempo_engine>& engines = engines_[i];
+            for (const Engine& engine : slot.engines)
+                engines.push_back(to_uapi_engine(engine));
+            if (slot.kind == SlotKind::Engine) {
+                slots_.push_back(engines.front());
+                continue;
+            }
+            slots_.push_back(drm_tempo_engine{.engine_class = 0,
+                                              .engine_instance = DRM_TEMPO_ENGINE_INSTANCE_NONE});
+            drm_tempo_user_extension* base = nullptr;
+            if (slot.kind == SlotKind::LoadBalanced) {
+                base =
+                    &load_balance_
+                         .emplace_back(drm_tempo_ctx_ext_load_balance{
+                             .base = {.next = 0, .name = DRM_TEMPO_CTX_EXT_LOAD_BALANCE, .pad = 0},
+                             .slot = static_cast<__u32>(i),
+                             .num_siblings = static_cast<__u32>(engines.size()),
+                             .flags = 0,
+                             .pad = 0,
+                             .siblings = reinterpret_cast<std::uintptr_t>(engines.data()),
+                         })
+                         .base;
+            } else {
+                base = &parallel_
+                            .emplace_back(drm_tempo_ctx_ext_parallel{
+                                .base = {.next = 0, .name = DRM_TEMPO_CTX_EXT_PARALLEL, .pad = 0},
+                                .slot = static_cast<__u32>(i),
+                                .width = static_cast<__u16>(slot.width),
+                                .num_siblings = static_cast<__u16>(slot.num_siblings),
+                                .flags = 0,
+                                .mbz = 0,
+                                .engines = reinterpret_cast<std::uintptr_t>(engines.data()),
+                            })
+                            .base;
+            }
+            *link = reinterpret_cast<std::uintptr_t>(base);
+            link = &base->next;
+        }
+    }
+    CreateArgs(const CreateArgs&) = delete;
+    CreateArgs& operator=(const CreateArgs&) = delete;
+
+    [[nodiscard]] std::uint64_t extensions() const noexcept { return head_; }
+    [[nodiscard]] std::uint32_t num_slots() const noexcept
+    {
+        return static_cast<std::uint32_t>(slots_.size());
+    }
+    [[nodiscard]] std::uint64_t slots() const noexcept
+    {
+        return reinterpret_cast<std::uintptr_t>(slots_.empty() ? nullptr : slots_.data());
+    }
+
+private:
+    std::vector<drm_tempo_engine> slots_;
+    std::vector<std::vector<drm_tempo_engine>> engines_;
+    std::vector<drm_tempo_ctx_ext_load_balance> load_balance_;
+    std::vector<drm_tempo_ctx_ext_parallel> parallel_;
+    __u64 head_{0};
+};
+
+// What the device allows, for the reason of a refused parallel slot.
+std::string parallel_limits(const DeviceInfo& info)
+{
+    std::string classes;
+    for (const EngineClass c : {EngineClass::Gfx, EngineClass::Compute, EngineClass::Copy})
+        if (info.supports_parallel(c))
+            classes += (classes.empty() ? "" : ", ") + to_string(c);
+    return "parallel slots need a class with parallel support (" +
+           (classes.empty() ? std::string{"none"} : classes) + ") and a width of at most " +
+           std::to_string(info.max_batches) + ", with at most " +
+           std::to_string(info.max_siblings) + " siblings";
+}
+
 } // namespace
 
-Context::Context(const Device& device, Priority priority) : Context(device, {}, priority) {}
+std::string_view to_string(SlotKind kind) noexcept
+{
+    switch (kind) {
+    case SlotKind::Engine:
+        return "engine";
+    case SlotKind::LoadBalanced:
+        return "load-balanced";
+    case SlotKind::Parallel:
+        return "parallel";
+    }
+    return "unknown";
+}
 
-Context::Context(const Device& device, std::span<const Engine> engine_map, Priority priority)
+std::span<const Engine> SlotDesc::siblings_of(std::uint32_t batch) const
+{
+    if (batch >= width)
+        throw std::out_of_range("tempo::SlotDesc::siblings_of: batch " + std::to_string(batch) +
+                                " of a slot of width " + std::to_string(width));
+    return std::span{engines}.subspan(std::size_t{batch} * num_siblings, num_siblings);
+}
+
+std::string to_string(const SlotDesc& slot)
+{
+    if (slot.kind == SlotKind::Engine && slot.engines.size() == 1)
+        return to_string(slot.engines.front());
+    std::string text{to_string(slot.kind)};
+    if (slot.kind == SlotKind::Parallel)
+        text += " " + std::to_string(slot.width) + "x" + std::to_string(slot.num_siblings);
+    text += "{";
+    for (std::size_t i = 0; i < slot.engines.size(); i++) {
+        if (i)
+            text += slot.num_siblings && i % slot.num_siblings == 0 ? " | " : " ";
+        text += to_string(slot.engines[i]);
+    }
+    return text + "}";
+}
+
+Slot EngineMap::add(Engine engine)
+{
+    slots_.push_back(
+        SlotDesc{.kind = SlotKind::Engine, .width = 1, .num_siblings = 1, .engines = {engine}});
+    return Slot{static_cast<std::uint32_t>(slots_.size() - 1)};
+}
+
+Slot EngineMap::add_load_balanced(std::span<const Engine> siblings)
+{
+    if (siblings.empty())
+        throw std::invalid_argument(
+            "tempo::EngineMap::add_load_balanced: a load-balanced slot needs at least one sibling");
+    if (siblings.size() > std::numeric_limits<std::uint16_t>::max())
+        throw std::invalid_argument("tempo::EngineMap::add_load_balanced: " +
+                                    std::to_string(siblings.size()) + " siblings, at most 65535");
+    slots_.push_back(SlotDesc{.kind = SlotKind::LoadBalanced,
+                              .width = 1,
+                              .num_siblings = static_cast<std::uint32_t>(siblings.size()),
+                              .engines = {siblings.begin(), siblings.end()}});
+    return Slot{static_cast<std::uint32_t>(slots_.size() - 1)};
+}
+
+Slot EngineMap::add_parallel(std::uint16_t width, std::uint16_t num_siblings,
+                             std::span<const Engine> engines)
+{
+    constexpr const char* function = "tempo::EngineMap::add_parallel: ";
+    if (width < 2)
+        throw std::invalid_argument(std::string{function} + "width " + std::to_string(width) +
+                                    ": a parallel slot runs at least 2 batches");
+    if (num_siblings < 1)
+        throw std::invalid_argument(std::string{function} +
+                                    "num_siblings 0: each batch needs at least one engine");
+    const std::size_t expected = std::size_t{width} * num_siblings;
+    if (engines.size() != expected)
+        throw std::invalid_argument(std::string{function} +
+                                    "engines holds width * num_siblings entries, sibling j of "
+                                    "batch i at engines[i * num_siblings + j]: " +
+                                    std::to_string(width) + " * " + std::to_string(num_siblings) +
+                                    " = " + std::to_string(expected) + " expected, " +
+                                    std::to_string(engines.size()) + " given");
+    slots_.push_back(SlotDesc{.kind = SlotKind::Parallel,
+                              .width = width,
+                              .num_siblings = num_siblings,
+                              .engines = {engines.begin(), engines.end()}});
+    return Slot{static_cast<std::uint32_t>(slots_.size() - 1)};
+}
+
+Slot EngineMap::add_parallel(std::uint16_t width, std::span<const Engine> siblings)
+{
+    if (siblings.size() > std::numeric_limits<std::uint16_t>::max())
+        throw std::invalid_argument("tempo::EngineMap::add_parallel: " +
+                                    std::to_string(siblings.size()) + " siblings, at most 65535");
+    std::vector<Engine> engines;
+    engines.reserve(std::size_t{width} * siblings.size());
+    for (std::uint16_t i = 0; i < width; i++)
+        engines.insert(engines.end(), siblings.begin(), siblings.end());
+    return add_parallel(width, static_cast<std::uint16_t>(siblings.size()), engines);
+}
+
+Context::Context(const Device& device, Priority priority) : Context(device, EngineMap{}, priority)
+{}
+
+Context::Context(const Device& device, const EngineMap& engine_map, Priority priority)
     : device_(detail::Access::state(device))
 {
-    std::vector<drm_tempo_engine> slots;
-    slots.reserve(engine_map.size());
-    for (const Engine& engine : engine_map)
-        slots.push_back(drm_tempo_engine{
-            .engine_class = static_cast<__u16>(engine.engine_class),
-            .engine_instance = engine.instance,
-        });
-
+    const std::span<const SlotDesc> map = engine_map.slots();
+    const CreateArgs args(map);
     drm_tempo_ctx_create create{
-        .extensions = 0,
+        .extensions = args.extensions(),
         .flags = 0,
         .priority = to_uapi(priority),
-        .num_slots = static_cast<__u32>(slots.size()),
+        .num_slots = args.num_slots(),
         .ctx_id = 0,
-        .slots = reinterpret_cast<std::uintptr_t>(slots.empty() ? nullptr : slots.data()),
+        .slots = args.slots(),
     };
     constexpr auto request = TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_CREATE);
     const int ret = detail::ioctl(device_->fd.get(), request, &create);
@@ -96,25 +285,42 @@ Context::Context(const Device& device, std::span<const Engine> engine_map, Prior
         throw Error(
             EACCES, request.name,
             detail::priority_not_permitted(priority, detail::current_priority_ceiling(*device_)));
-    if (ret < 0)
-        detail::throw_ioctl_error(ret, request,
-                                  "creating a context of priority " +
-                                      detail::describe_priority(priority) + " with " +
-                                      detail::describe_engine_map(engine_map));
+    if (ret < 0) {
+        std::string reason = "creating a context of priority " +
+                             detail::describe_priority(priority) + " with " +
+                             detail::describe_slot_map(map);
+        const bool parallel = std::any_of(map.begin(), map.end(), [](const SlotDesc& slot) {
+            return slot.kind == SlotKind::Parallel;
+        });
+        if (ret == -ENODEV && parallel)
+            reason += "; " + parallel_limits(device_->info);
+        if (ret == -E2BIG)
+            reason += "; at most " + std::to_string(DRM_TEMPO_MAX_EXTENSIONS) +
+                      " load-balanced and parallel slots";
+        detail::throw_ioctl_error(ret, request, std::move(reason));
+    }
     id_ = ContextId{create.ctx_id};
 
-    if (engine_map.empty()) {
-        for (const EngineInfo& info : device_->engines)
+    if (map.empty()) {
+        for (const EngineInfo& info : device_->engines) {
             engine_map_.push_back(info.engine);
+            slots_.push_back(SlotDesc{
+                .kind = SlotKind::Engine, .width = 1, .num_siblings = 1, .engines = {info.engine}});
+        }
     } else {
-        engine_map_.assign(engine_map.begin(), engine_map.end());
+        slots_.assign(map.begin(), map.end());
+        for (const SlotDesc& slot : map)
+            engine_map_.push_back(slot.kind == SlotKind::Engine
+                                      ? slot.engines.front()
+                                      : Engine{EngineClass::Gfx, engine_instance_none});
     }
 }
 
 Context::Context(Context&& other) noexcept
     : device_(std::move(other.device_)),
       id_(std::exchange(other.id_, ContextId{})),
-      engine_map_(std::move(other.engine_map_))
+      engine_map_(std::move(other.engine_map_)),
+      slots_(std::move(other.slots_))
 {}
 
 Context& Context::operator=(Context&& other) noexcept
@@ -124,6 +330,7 @@ Context& Context::operator=(Context&& other) noexcept
         device_ = std::move(other.device_);
         id_ = std::exchange(other.id_, ContextId{});
         engine_map_ = std::move(other.engine_map_);
+        slots_ = std::move(other.slots_);
     }
     return *this;
 }
@@ -144,11 +351,23 @@ void Context::destroy() noexcept
     }
     id_ = ContextId{};
     engine_map_.clear();
+    slots_.clear();
     device_.reset();
+}
+
+const SlotDesc& Context::slot(Slot slot) const
+{
+    if (slot.value() >= slots_.size())
+        throw std::out_of_range("tempo::Context::slot: slot " + std::to_string(slot.value()) +
+                                " outside the engine map of " + std::to_string(slots_.size()) +
+                                " slots");
+    return slots_[slot.value()];
 }
 
 std::optional<Slot> Context::slot_of(Engine engine) const noexcept
 {
+    if (engine.instance == engine_instance_none)
+        return std::nullopt;
     const auto it = std::find(engine_map_.begin(), engine_map_.end(), engine);
     if (it == engine_map_.end())
         return std::nullopt;
@@ -205,6 +424,26 @@ std::optional<Fence> Context::submit(const Submission& submission) const
     const GpuAddress* batches = single ? &submission.batch : submission.batches.data();
     const auto num_batches = static_cast<std::uint32_t>(single ? 1 : submission.batches.size());
 
+    const auto describe_slot = [&] {
+        std::string text = "context " + std::to_string(id_.value()) + ", slot " +
+                           std::to_string(submission.slot.value());
+        if (submission.slot.value() < slots_.size())
+            text += " (" + to_string(slots_[submission.slot.value()]) + ")";
+        else
+            text += " (outside the engine map of " + std::to_string(engine_map_.size()) + " slots)";
+        return text;
+    };
+    // The kernel's rule, checked first so that the error says which width.
+    if (submission.slot.value() < slots_.size()) {
+        const SlotDesc& slot = slots_[submission.slot.value()];
+        if (num_batches != slot.width)
+            throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC",
+                        describe_slot() + ": an exec on a slot of width " +
+                            std::to_string(slot.width) + " takes exactly " +
+                            detail::count(slot.width, "batch", "batches") + ", " +
+                            std::to_string(num_batches) + " given; nothing was submitted");
+    }
+
     const SyncArray in_syncs(submission.wait);
     const SyncArray out_syncs(submission.signal);
 
@@ -223,12 +462,7 @@ std::optional<Fence> Context::submit(const Submission& submission) const
         .pad = 0,
     };
     detail::ioctl_or_throw(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_EXEC), &exec, [&] {
-        std::string text = "context " + std::to_string(id_.value()) + ", slot " +
-                           std::to_string(submission.slot.value());
-        if (submission.slot.value() < engine_map_.size())
-            text += " (" + to_string(engine_map_[submission.slot.value()]) + ")";
-        else
-            text += " (outside the engine map of " + std::to_string(engine_map_.size()) + " slots)";
+        std::string text = describe_slot();
         text += ", " + detail::count(num_batches, "batch", "batches") + ", " +
                 detail::count(in_syncs.count(), "wait", "waits") + ", " +
                 detail::count(out_syncs.count(), "signal", "signals");

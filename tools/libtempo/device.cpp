@@ -171,6 +171,8 @@ void read_queries(detail::DeviceState& state)
         .max_packet_dwords = d.max_packet_dwords,
         .max_groups = d.max_groups,
         .job_timeout = std::chrono::milliseconds{d.job_timeout_ms},
+        .parallel_classes = d.parallel_classes,
+        .max_siblings = d.max_siblings,
     };
 
     const auto engines = query(fd, DRM_TEMPO_QUERY_ENGINES);

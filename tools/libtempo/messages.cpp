@@ -39,4 +39,17 @@ std::string describe_engine_map(std::span<const Engine> engines)
     return text + "]";
 }
 
+std::string describe_slot_map(std::span<const SlotDesc> slots)
+{
+    if (slots.empty())
+        return "the default engine map";
+    std::string text = "engine map [";
+    for (std::size_t i = 0; i < slots.size(); i++) {
+        if (i)
+            text += ", ";
+        text += to_string(slots[i]);
+    }
+    return text + "]";
+}
+
 } // namespace tempo::detail

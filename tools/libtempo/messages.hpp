@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include <tempo/context.hpp>
 #include <tempo/types.hpp>
 
 namespace tempo::detail {
@@ -25,5 +26,7 @@ std::string count(std::uint64_t n, const char* one, const char* many);
 
 /// "the default engine map" or "engine map [compute:0, copy:1]".
 std::string describe_engine_map(std::span<const Engine> engines);
+/// describe_engine_map() of slots: "engine map [compute:0, load-balanced{compute:1 compute:2}]".
+std::string describe_slot_map(std::span<const SlotDesc> slots);
 
 } // namespace tempo::detail

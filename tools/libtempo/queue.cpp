@@ -4,20 +4,47 @@
  */
 #include <algorithm>
 #include <cerrno>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <tempo/error.hpp>
 #include <tempo/queue.hpp>
 
 #include "event_state.hpp"
+#include "messages.hpp"
 #include "queue_core.hpp"
 #include "recording.hpp"
 
 namespace tempo {
 
 namespace detail {
+
+namespace {
+
+/*
+ * Signals every event of @events, in order, with one exec: each event's
+ * lock is held until @submit returns, so the points of each event are
+ * still submitted in increasing order. The callers sort the events, which
+ * gives every thread the same lock order.
+ */
+template <typename Submit>
+void signal_all(std::span<const Event* const> events, const PendingOwner* batch,
+                std::vector<SyncPoint>& signals, Submit&& submit)
+{
+    if (events.empty()) {
+        submit();
+        return;
+    }
+    signal_next(*events.front(), batch, [&](SyncPoint next) {
+        signals.push_back(next);
+        signal_all(events.subspan(1), batch, signals, submit);
+    });
+}
+
+} // namespace
 
 QueueCore::QueueCore(std::shared_ptr<Submitter> submitter, Slot slot, std::size_t max_in_flight,
                      const PendingOwner* batch)
@@ -127,6 +154,96 @@ SyncPoint QueueCore::execute(CommandList& list, const char* function)
     return timeline_->at(last_);
 }
 
+SyncPoint QueueCore::execute_gang(std::span<CommandList* const> lists, const Sync& sync,
+                                  const char* function)
+{
+    const auto fail = [&](const std::string& rule) {
+        throw UsageError(std::string{function} + ": " + rule);
+    };
+    for (std::size_t i = 0; i < lists.size(); i++) {
+        const std::string which = "list " + std::to_string(i) + " of the gang";
+        if (!lists[i])
+            fail(which + " is null");
+        CommandList& list = *lists[i];
+        if (list.options_.usage != CommandListUsage::Simultaneous &&
+            std::find(lists.begin(), lists.begin() + static_cast<std::ptrdiff_t>(i), &list) !=
+                lists.begin() + static_cast<std::ptrdiff_t>(i))
+            fail(which + " is given twice; only a CommandListUsage::Simultaneous list may run "
+                         "twice at a time");
+        check_executable(list, function);
+        if (list.recording_->segments.size() != 1)
+            fail(which + " closes into " + std::to_string(list.recording_->segments.size()) +
+                 " segments; a gang member is one exec, so its list may only wait on its first "
+                 "command and signal on its last");
+    }
+    for (CommandList* list : lists)
+        check_waits(*list, function);
+    for (const Event& event : sync.wait) {
+        if (!event)
+            fail("an empty Event in the wait list");
+        (void)wait_point(event, function);
+    }
+
+    // The signals: each list's and the gang's own, once each, in a global
+    // lock order.
+    std::vector<const Event*> events;
+    for (CommandList* list : lists) {
+        const Segment& segment = list->recording_->segments.front();
+        if (segment.signal_entry >= 0)
+            events.push_back(&list->sync_[static_cast<std::size_t>(segment.signal_entry)].signal);
+    }
+    if (sync.signal)
+        events.push_back(&sync.signal);
+    const auto state_of = [](const Event* event) { return &EventAccess::state(*event); };
+    std::sort(events.begin(), events.end(), [&](const Event* a, const Event* b) {
+        return std::less<>{}(state_of(a), state_of(b));
+    });
+    events.erase(std::unique(events.begin(), events.end(),
+                             [&](const Event* a, const Event* b) { return *a == *b; }),
+                 events.end());
+
+    make_room();
+    batches_.clear();
+    waits_.clear();
+    if (last_ != 0)
+        waits_.push_back(timeline_->at(last_));
+    for (CommandList* list : lists) {
+        const Segment& segment = list->recording_->segments.front();
+        batches_.push_back(list->recording_->memory->gpu_address +
+                           std::uint64_t{segment.offset} * 4);
+        if (segment.wait_entry >= 0)
+            for (const Event& event :
+                 list->sync_[static_cast<std::size_t>(segment.wait_entry)].wait)
+                waits_.push_back(wait_point(event, function));
+    }
+    for (const Event& event : sync.wait)
+        waits_.push_back(wait_point(event, function));
+    const std::uint64_t point = last_ + 1;
+    signals_.clear();
+    signals_.push_back(timeline_->at(point));
+    signal_all(events, batch_, signals_, [&] {
+        submitter_->submit({.slot = slot_,
+                            .batch = batches_.front(),
+                            .wait = waits_,
+                            .signal = signals_,
+                            .batches = batches_});
+    });
+    last_ = point;
+
+    InFlight entry{.point = last_, .memory = lists.front()->recording_->memory, .gang = {}};
+    for (CommandList* list : lists.subspan(1))
+        entry.gang.push_back(list->recording_->memory);
+    in_flight_.push_back(std::move(entry));
+    for (CommandList* list : lists) {
+        list->executed_ = true;
+        if (list->options_.usage == CommandListUsage::Simultaneous &&
+            list->executions_.size() >= 16)
+            (void)list->executing(); // drop the completed ones
+        list->executions_.push_back({timeline_, last_});
+    }
+    return timeline_->at(last_);
+}
+
 SyncPoint QueueCore::submit_command(const Command& command, const Sync& sync, const char* function)
 {
     writer_.clear();
@@ -162,6 +279,16 @@ void QueueCore::submit_exec(GpuAddress batch, std::span<const Event> waits, cons
         submit();
     }
     last_ = point;
+}
+
+void require_single_batch_slot(const Submitter& submitter, Slot slot, const char* queue)
+{
+    const std::uint32_t width = submitter.slot_width(slot);
+    if (width != 1)
+        throw std::invalid_argument(std::string{queue} + ": slot " + std::to_string(slot.value()) +
+                                    " is a parallel slot whose execs take " +
+                                    detail::count(width, "batch", "batches") +
+                                    "; use ParallelQueue");
 }
 
 void QueueCore::reclaim()
@@ -204,6 +331,7 @@ Queue::Queue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions optio
 {
     if (!submitter)
         throw std::invalid_argument("tempo::Queue: no submitter");
+    detail::require_single_batch_slot(*submitter, slot, "tempo::Queue");
     core_ = std::make_unique<detail::QueueCore>(std::move(submitter), slot, options.max_in_flight);
 }
 
@@ -248,6 +376,80 @@ Slot Queue::slot() const noexcept
 }
 
 const std::shared_ptr<Submitter>& Queue::submitter() const noexcept
+{
+    return core_->submitter();
+}
+
+// ---------------------------------------------------------------------------
+// ParallelQueue
+
+ParallelQueue::ParallelQueue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options)
+{
+    if (!submitter)
+        throw std::invalid_argument("tempo::ParallelQueue: no submitter");
+    width_ = submitter->slot_width(slot);
+    if (width_ < 2)
+        throw std::invalid_argument("tempo::ParallelQueue: slot " + std::to_string(slot.value()) +
+                                    " is not a parallel slot (its execs take " +
+                                    detail::count(width_, "batch", "batches") +
+                                    "); use Queue or BatchedQueue");
+    core_ = std::make_unique<detail::QueueCore>(std::move(submitter), slot, options.max_in_flight);
+}
+
+ParallelQueue::ParallelQueue(ParallelQueue&& other) noexcept
+    : core_(std::move(other.core_)), width_(std::exchange(other.width_, 0))
+{}
+
+ParallelQueue& ParallelQueue::operator=(ParallelQueue&& other) noexcept
+{
+    if (this != &other) {
+        core_ = std::move(other.core_);
+        width_ = std::exchange(other.width_, 0);
+    }
+    return *this;
+}
+
+ParallelQueue::~ParallelQueue() = default;
+
+SyncPoint ParallelQueue::execute(std::span<CommandList* const> lists, const Sync& sync)
+{
+    constexpr const char* function = "tempo::ParallelQueue::execute";
+    if (lists.size() != width_)
+        throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC",
+                    std::string{function} + ": slot " + std::to_string(core_->slot().value()) +
+                        " is a parallel slot of width " + std::to_string(width_) +
+                        ", and every exec on it takes exactly " +
+                        detail::count(width_, "batch", "batches") + ", so a gang is exactly " +
+                        std::to_string(width_) + " command lists, one per member; " +
+                        std::to_string(lists.size()) + " given, nothing was submitted");
+    for (CommandList* list : lists)
+        if (list && list->closed())
+            detail::QueueCore::flush_waits(*list);
+    detail::flush_pending(sync.wait, FlushReason::WaitList);
+    return core_->execute_gang(lists, sync, function);
+}
+
+WaitResult ParallelQueue::finish(std::chrono::nanoseconds timeout)
+{
+    return core_->finish(timeout);
+}
+
+SyncPoint ParallelQueue::last_submitted() const noexcept
+{
+    return core_->last_submitted();
+}
+
+std::size_t ParallelQueue::in_flight() const noexcept
+{
+    return core_->in_flight();
+}
+
+Slot ParallelQueue::slot() const noexcept
+{
+    return core_->slot();
+}
+
+const std::shared_ptr<Submitter>& ParallelQueue::submitter() const noexcept
 {
     return core_->submitter();
 }

@@ -24,6 +24,9 @@ namespace tempo::detail {
 
 class PendingOwner;
 
+/// Throws std::invalid_argument (naming @queue) unless @slot takes one batch per exec.
+void require_single_batch_slot(const Submitter& submitter, Slot slot, const char* queue);
+
 /// A timeline syncobj of a submitter, destroyed with the last reference.
 class OwnedTimeline {
 public:
@@ -71,6 +74,13 @@ public:
 
     /// Submits every segment of @list; the list rules are checked first.
     SyncPoint execute(CommandList& list, const char* function);
+    /**
+     * Submits @lists, one per member, as one exec on the (parallel) slot;
+     * the caller checked the number of lists and flushed the batches that
+     * the waits name.
+     */
+    SyncPoint execute_gang(std::span<CommandList* const> lists, const Sync& sync,
+                           const char* function);
     /// Submits @command alone (validated by the caller).
     SyncPoint submit_command(const Command& command, const Sync& sync, const char* function);
     WaitResult finish(std::chrono::nanoseconds timeout);
@@ -90,6 +100,8 @@ private:
     struct InFlight {
         std::uint64_t point;
         std::shared_ptr<BatchMemory> memory;
+        /// The batch memory of the other members of a gang.
+        std::vector<std::shared_ptr<BatchMemory>> gang{};
     };
 
     void check_executable(CommandList& list, const char* function) const;
@@ -111,6 +123,7 @@ private:
     PacketWriter writer_;
     std::vector<SyncPoint> waits_;
     std::vector<SyncPoint> signals_;
+    std::vector<GpuAddress> batches_;
 };
 
 } // namespace tempo::detail

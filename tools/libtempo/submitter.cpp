@@ -141,7 +141,7 @@ std::shared_ptr<DeviceSubmitter> DeviceSubmitter::create(const Device& device, C
 }
 
 std::shared_ptr<DeviceSubmitter>
-DeviceSubmitter::create(const Device& device, std::span<const Engine> engine_map, Priority priority)
+DeviceSubmitter::create(const Device& device, const EngineMap& engine_map, Priority priority)
 {
     return create(device, Context(device, engine_map, priority));
 }
@@ -166,10 +166,19 @@ void DeviceSubmitter::destroy_timeline(SyncobjHandle timeline) noexcept
     detail::syncobj_destroy(*device_, timeline);
 }
 
+std::uint32_t DeviceSubmitter::slot_width(Slot slot) const noexcept
+{
+    const auto slots = context_.slots();
+    return slot.value() < slots.size() ? slots[slot.value()].width : 1;
+}
+
 void DeviceSubmitter::submit(const Exec& exec)
 {
-    context_.submit(
-        {.slot = exec.slot, .batch = exec.batch, .wait = exec.wait, .signal = exec.signal});
+    context_.submit({.slot = exec.slot,
+                     .batch = exec.batch,
+                     .batches = exec.batches,
+                     .wait = exec.wait,
+                     .signal = exec.signal});
 }
 
 WaitResult DeviceSubmitter::wait(SyncPoint point, std::chrono::nanoseconds timeout)

@@ -39,6 +39,8 @@ struct Options {
     std::uint64_t gap_us = 1000;
     /// Where "latency" writes its SVG picture; empty: nowhere.
     std::string hist;
+    /// Batches per gang of "parallel".
+    std::uint32_t width = 2;
 };
 
 /// One subcommand.
@@ -53,6 +55,7 @@ std::span<const Command> commands();
 
 int run_nop(const Options& options);
 int run_latency(const Options& options);
+int run_parallel(const Options& options);
 
 /// Monotonic time in nanoseconds, as a double, for the samples.
 using Clock = std::chrono::steady_clock;

@@ -25,6 +25,9 @@ constexpr Command command_table[] = {
      run_nop},
     {"latency", "NOP and 1-group dispatch round trips, idle and saturated, NORMAL and HIGH",
      run_latency},
+    {"parallel",
+     "N batches as one exec on a parallel slot against N execs: submit cost, start skew",
+     run_parallel},
 };
 
 void usage(std::ostream& out)
@@ -38,7 +41,9 @@ Options:
   --iterations N   measured iterations of each measurement (default 1000)
   --warmup N       unmeasured iterations first (default 100)
   --engine E       engine to submit to: CLASS[:INSTANCE], CLASS one of gfx,
-                   compute, copy (default compute:0)
+                   compute, copy (default compute:0); parallel: its class
+                   (default: the first class with parallel slots and N engines)
+  --width N        parallel: batches per gang (default 2)
   --burst N        submissions between waits in "submit only" (default: the
                    ring size)
   --samples N      latency: samples of each row (default 300)
@@ -81,6 +86,11 @@ Options parse(int argc, char** argv, int first)
             options.load_ms = parse_count("--load-ms", *l);
         } else if (auto g = option_value(argc, argv, i, "--gap-us")) {
             options.gap_us = parse_count("--gap-us", *g);
+        } else if (auto wd = option_value(argc, argv, i, "--width")) {
+            const auto width = parse_count("--width", *wd);
+            if (width < 2 || width > 64)
+                throw tooling::UsageError("--width must be 2..64");
+            options.width = static_cast<std::uint32_t>(width);
         } else if (auto h = option_value(argc, argv, i, "--hist")) {
             options.hist = std::string{*h};
         } else if (auto b = option_value(argc, argv, i, "--burst")) {
