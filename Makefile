@@ -12,7 +12,7 @@ VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | hea
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install clean gates \
-	dkms-source dkms-install
+	docs dkms-source dkms-install
 
 all: modules tools
 
@@ -51,6 +51,9 @@ dkms-source:
 
 dkms-install: dkms-source
 	dkms install -m tempo -v $(VERSION) -k $(KVER)
+
+docs:
+	scripts/docs.sh
 
 gates:
 	scripts/gates.sh

@@ -10,6 +10,8 @@
 #   kernel-doc  kernel-doc -none -Wall is silent on the uAPI header and the
 #               driver sources
 #   clang-format the C++ sources are formatted (.clang-format)
+#   docs        "make docs" (Sphinx, with the kernel-doc of the uAPI header
+#               and the driver) builds with no warning
 #
 # Exits non-zero when a gate fails. Usage: scripts/gates.sh [GATE...]
 set -uo pipefail
@@ -68,8 +70,13 @@ gate_clang_format() {
 	[ ! -s "$log/clang-format.out" ]
 }
 
+gate_docs() {
+	scripts/docs.sh >"$log/docs.log" 2>&1 || {
+		grep -v '^linux-source.sh' "$log/docs.log"; return 1; }
+}
+
 gates=("$@")
-[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc clang-format)
+[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc clang-format docs)
 n=0
 failed=0
 for g in "${gates[@]}"; do

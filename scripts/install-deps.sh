@@ -28,6 +28,8 @@ packages=(
 	clang-format
 	# scripts
 	python3 perl
+	# documentation (make docs)
+	python3-sphinx
 )
 
 declare -A have=()
