@@ -11,7 +11,7 @@ PREFIX  ?= /usr/local
 VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | head -n 1)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
-.PHONY: all deps modules lib tools check demo install clean gates \
+.PHONY: all deps modules lib tools check demo install install-test clean gates \
 	docs dkms-source dkms-install
 
 all: modules tools
@@ -51,6 +51,11 @@ dkms-source:
 
 dkms-install: dkms-source
 	dkms install -m tempo -v $(VERSION) -k $(KVER)
+
+# make install, DKMS and the users of the installed library; see
+# tests/install/run.sh.
+install-test:
+	tests/install/run.sh
 
 docs:
 	scripts/docs.sh

@@ -162,6 +162,25 @@ else
 	skip_step "no driver sources: nothing to run in the VM"
 fi
 
+# --- install test -----------------------------------------------------------
+# DKMS in temporary trees, make install into a staging directory and
+# programs built against it; one pass or failure per step.
+section "install test (tests/install/run.sh)"
+if [ -x tests/install/run.sh ]; then
+	install_out=$(tests/install/run.sh 2>&1)
+	echo "$install_out"
+	k=$(grep -c '^ok .*# SKIP' <<<"$install_out")
+	p=$(grep -c '^ok ' <<<"$install_out")
+	p=$((p - k))
+	f=$(grep -c '^not ok ' <<<"$install_out")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + k))
+	[ $((p + f)) -gt 0 ] || fail_step "tests/install/run.sh reported nothing"
+else
+	skip_step "no tests/install/run.sh"
+fi
+
 # --- build gates ------------------------------------------------------------
 section "build gates (scripts/gates.sh)"
 if gates_out=$(scripts/gates.sh 2>&1); then :; fi
