@@ -13,8 +13,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 out=$repo/build/docs
 
-tree=$(scripts/linux-source.sh \
-	Documentation/sphinx/kerneldoc.py Documentation/sphinx/kernellog.py)
+tree=$(scripts/linux-source.sh)
 
 # -E: read every page again, so that warnings are never hidden by a
 # previous build; -n: warn about broken references too.
