@@ -83,13 +83,14 @@ log=$tmp/step.log
 step() {
 	local name=$1
 	shift
+	local t0=$SECONDS
 	n=$((n + 1))
 	if "$@" >"$log" 2>&1; then
-		echo "ok $n - $name"
+		echo "ok $n - $name ($((SECONDS - t0))s)"
 		passed=$((passed + 1))
 		return 0
 	fi
-	echo "not ok $n - $name"
+	echo "not ok $n - $name ($((SECONDS - t0))s)"
 	tail -n 40 "$log" | sed 's/^/# /'
 	failed=$((failed + 1))
 	return 1
@@ -176,15 +177,13 @@ dkms_load() {
 	local ko rc=0
 	ko=$(find "$tmp/dkms-modules/$kver" -name 'tempo.ko*' | head -n 1)
 	[ -n "$ko" ] || return 1
-	if grep -q '^tempo ' /proc/modules; then
-		echo "tempo is loaded already"
-		return 1
-	fi
 	modprobe -a drm gpu-sched drm_shmem_helper || return 1
 	insmod "$ko" || return 1
 	grep '^tempo ' /proc/modules || rc=1
 	ls -l /dev/dri/ || rc=1
-	grep -l '^DRIVER=tempo' /sys/class/drm/renderD*/device/uevent || rc=1
+	# The render node of the platform device "tempo" (bound to no
+	# platform driver: the module creates the device itself).
+	grep -lx 'platform:tempo' /sys/class/drm/renderD*/device/modalias || rc=1
 	rmmod tempo || rc=1
 	return $rc
 }
@@ -197,10 +196,12 @@ if [ "$do_dkms" = 1 ]; then
 	     step "dkms build -k $kver, compat header generated" dkms_build &&
 	     step "dkms install -k $kver into a temporary tree" dkms_install; then
 		if [ "$load" = 1 ]; then
-			if [ "$(uname -r)" = "$kver" ]; then
-				step "the DKMS-built tempo.ko loads and creates a render node" dkms_load
-			else
+			if [ "$(uname -r)" != "$kver" ]; then
 				skip "load the DKMS-built module" "running $(uname -r), not $kver"
+			elif grep -q '^tempo ' /proc/modules; then
+				skip "load the DKMS-built module" "tempo is loaded already"
+			else
+				step "the DKMS-built tempo.ko loads and creates a render node" dkms_load
 			fi
 		fi
 	fi
