@@ -192,6 +192,8 @@ if [ "$do_dkms" = 1 ]; then
 	host_state >"$tmp/state.before"
 	if ! command -v dkms >/dev/null; then
 		step "dkms is installed" false
+	elif [ "$(id -u)" != 0 ]; then
+		skip "the DKMS steps" "dkms needs root"
 	elif step "dkms add (source from scripts/dkms-source.sh)" dkms_add &&
 	     step "dkms build -k $kver, compat header generated" dkms_build &&
 	     step "dkms install -k $kver into a temporary tree" dkms_install; then
