@@ -7,8 +7,12 @@ KDIR    ?= /lib/modules/$(KVER)/build
 BUILD   ?= $(CURDIR)/build
 CMAKE_BUILD := $(BUILD)/cmake
 JOBS    ?= $(shell nproc)
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | head -n 1)
+DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
-.PHONY: all deps modules lib tools check demo install clean gates
+.PHONY: all deps modules lib tools check demo install install-test clean gates \
+	docs dkms-source dkms-install
 
 all: modules tools
 
@@ -30,9 +34,31 @@ check: deps
 demo: deps
 	scripts/demo.sh
 
+# The module below $(DESTDIR)/lib/modules/$(KVER)/updates/, then the uAPI
+# header, libtempo, its CMake and pkg-config files and the tools below
+# $(DESTDIR)$(PREFIX). depmod runs only for a real install (no DESTDIR);
+# Kbuild skips it without a System.map, which Debian's headers lack.
 install: modules tools
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD) --prefix $(or $(PREFIX),/usr/local)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
+
+# The source tree of the DKMS package, $(DESTDIR)$(DKMS_SRC); dkms-install
+# also registers, builds and installs it with dkms for $(KVER).
+dkms-source:
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	scripts/dkms-source.sh $(DESTDIR)$(DKMS_SRC)
+
+dkms-install: dkms-source
+	dkms install -m tempo -v $(VERSION) -k $(KVER)
+
+# make install, DKMS and the users of the installed library; see
+# tests/install/run.sh.
+install-test:
+	tests/install/run.sh
+
+docs:
+	scripts/docs.sh
 
 gates:
 	scripts/gates.sh

@@ -14,6 +14,8 @@
 #   TEMPO_CHECK_MODPARAMS  module parameters for tempo.ko
 #   TEMPO_VM_ARGS          more tools/vm/run options (word-split)
 #   TEMPO_FUZZ_SECONDS     how long each fuzzer run lasts (default 20)
+#   TEMPO_CHECK_INSTALL_VM 1: also run the DKMS part of the install test
+#                          in the VM and load the module it built
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
@@ -182,6 +184,44 @@ elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then
 	echo "check: the module did not build; not booting the VM"
 else
 	skip_step "no driver sources: nothing to run in the VM"
+fi
+
+# --- install test -----------------------------------------------------------
+# DKMS in temporary trees, make install into a staging directory and
+# programs built against it, on the host: one pass or failure per step.
+# With TEMPO_CHECK_INSTALL_VM=1, the DKMS part also runs in the VM and
+# loads the module it built (about 6 minutes more under TCG).
+
+# count_tap NAME OUTPUT: adds the "ok"/"not ok" lines of OUTPUT to the totals.
+count_tap() {
+	local k p f
+	k=$(grep -c '^ok .*# SKIP' <<<"$2")
+	p=$(grep -c '^ok ' <<<"$2")
+	p=$((p - k))
+	f=$(grep -c '^not ok ' <<<"$2")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + k))
+	[ $((p + f)) -gt 0 ] || fail_step "$1 reported nothing"
+}
+
+section "install test (tests/install/run.sh)"
+if [ -x tests/install/run.sh ]; then
+	install_out=$(tests/install/run.sh 2>&1)
+	echo "$install_out"
+	count_tap "tests/install/run.sh" "$install_out"
+	if [ "${TEMPO_CHECK_INSTALL_VM:-0}" = 1 ]; then
+		section "install test in the VM (tests/install/run.sh --dkms-only --load)"
+		mkdir -p "$logs/install-vm"
+		rm -f "$logs/install-vm/last-output.log"
+		tools/vm/run "${vm_args[@]}" --no-module --log-dir "$logs/install-vm" -- \
+			tests/install/run.sh --dkms-only --load >/dev/null
+		install_out=$(cat "$logs/install-vm/last-output.log" 2>/dev/null)
+		echo "$install_out"
+		count_tap "tests/install/run.sh in the VM" "$install_out"
+	fi
+else
+	skip_step "no tests/install/run.sh"
 fi
 
 # --- build gates ------------------------------------------------------------

@@ -10,6 +10,9 @@
 #   kernel-doc  kernel-doc -none -Wall is silent on the uAPI header and the
 #               driver sources
 #   clang-format the C++ sources are formatted (.clang-format)
+#   spdx        every file of the repository has an SPDX-License-Identifier
+#   docs        "make docs" (Sphinx, with the kernel-doc of the uAPI header
+#               and the driver) builds with no warning
 #
 # Exits non-zero when a gate fails. Usage: scripts/gates.sh [GATE...]
 set -uo pipefail
@@ -68,8 +71,18 @@ gate_clang_format() {
 	[ ! -s "$log/clang-format.out" ]
 }
 
+gate_spdx() {
+	git grep -L -I -e 'SPDX-License-Identifier: ' -- . | tee "$log/spdx.out"
+	[ ! -s "$log/spdx.out" ]
+}
+
+gate_docs() {
+	scripts/docs.sh >"$log/docs.log" 2>&1 || {
+		grep -v '^linux-source.sh' "$log/docs.log"; return 1; }
+}
+
 gates=("$@")
-[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc clang-format)
+[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc clang-format spdx docs)
 n=0
 failed=0
 for g in "${gates[@]}"; do

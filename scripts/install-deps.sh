@@ -9,6 +9,7 @@ set -euo pipefail
 
 packages=(
 	# kernel module build and the kernel the VM boots
+	dkms
 	build-essential
 	linux-headers-6.12-amd64
 	linux-image-6.12-amd64
@@ -27,6 +28,8 @@ packages=(
 	clang-format
 	# scripts
 	python3 perl
+	# documentation (make docs)
+	python3-sphinx
 )
 
 declare -A have=()

@@ -3,7 +3,8 @@
 #
 # Extract selected files of Debian's linux-source-6.12 tarball into
 # build/linux-source/linux-source-6.12/, for tools that are not shipped
-# elsewhere (the kselftest harness, checkpatch, kernel-doc).
+# elsewhere (the kselftest harness, checkpatch, kernel-doc and its Sphinx
+# extension).
 #
 # Arguments: [PATH...]
 #
@@ -31,6 +32,8 @@ scripts/checkpatch.pl
 scripts/spelling.txt
 scripts/const_structs.checkpatch
 scripts/kernel-doc
+Documentation/sphinx/kerneldoc.py
+Documentation/sphinx/kernellog.py
 "
 
 repo=$(cd "$(dirname "$0")/.." && pwd)

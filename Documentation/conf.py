@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Sphinx configuration of the tempo documentation ("make docs", which runs
+# scripts/docs.sh). The kernel-doc directive is the kernel's own Sphinx
+# extension, Documentation/sphinx/kerneldoc.py, with its scripts/kernel-doc,
+# both from Debian's linux-source-6.12 as scripts/linux-source.sh unpacks it.
+
+import os
+import re
+import sys
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_repo = os.path.dirname(_here)
+_kernel = os.environ.get('TEMPO_LINUX_SOURCE',
+                         os.path.join(_repo, 'build', 'linux-source',
+                                      'linux-source-6.12'))
+sys.path.insert(0, os.path.join(_kernel, 'Documentation', 'sphinx'))
+
+
+def _version():
+    with open(os.path.join(_repo, 'CMakeLists.txt'), encoding='utf-8') as f:
+        m = re.search(r'^\s*VERSION\s+([0-9.]+)\s*$', f.read(), re.M)
+    return m.group(1) if m else 'unknown'
+
+
+project = 'tempo'
+author = 'The tempo authors'
+copyright = '2026, The tempo authors'
+version = release = _version()
+
+extensions = ['kerneldoc']
+kerneldoc_bin = os.path.join(_kernel, 'scripts', 'kernel-doc')
+kerneldoc_srctree = _repo
+# kernel-doc's own warnings are a gate of scripts/gates.sh; show them here too.
+kerneldoc_verbosity = 1
+
+master_doc = 'index'
+exclude_patterns = ['examples']
+highlight_language = 'none'
+primary_domain = 'c'
+# Attributes kernel-doc leaves in declarations, for the C domain.
+c_id_attributes = ['__user', '__iomem', '__must_check', '__always_inline',
+                   '__maybe_unused', 'noinline', 'inline']
+
+html_theme = 'alabaster'
+html_title = 'tempo %s' % release
+html_show_sourcelink = False
+
+# -n (scripts/docs.sh) reports references to undocumented names. kernel-doc
+# turns every %CONSTANT into one; the ioctl numbers and the like are
+# macros without a kernel-doc comment of their own, so upper-case names
+# are let through. Structure, enum and function references still count.
+nitpick_ignore_regex = [(r'c:.*', r'[A-Z][A-Z0-9_]*')]

@@ -1,0 +1,307 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install test: builds and installs tempo.ko with DKMS, runs "make install"
+# into a staging directory and builds programs against what it installed.
+# Every step prints one TAP line ("ok N - step" / "not ok N - step", the
+# log of a failing step after it); the last line is "N passed, M failed".
+#
+#   tests/install/run.sh [options]
+#
+# Steps:
+#   - dkms.conf and CMakeLists.txt agree on the version
+#   - dkms add/build/install for the kernel under test, with every DKMS
+#     tree (source, build, install) in a temporary directory: the module
+#     builds, the compat header (tempo_compat_gen.h) is generated in the
+#     DKMS build tree, the installed tempo.ko is for that kernel, and
+#     nothing outside the temporary directory changed (/var/lib/dkms,
+#     /usr/src, /lib/modules/KVER)
+#   - with --load (in the test VM): the DKMS-built module loads and
+#     creates a tempo render node
+#   - make install DESTDIR=TMP PREFIX=/usr: the module, <drm/tempo_drm.h>,
+#     libtempo's headers and library, tempo.pc, the CMake package and the
+#     tools are where they belong
+#   - tests/install/consumer/ builds with pkg-config and with CMake's
+#     find_package(tempo) against the staging tree, and runs (no device
+#     needed); the uAPI header compiles in C; the installed tools run
+#
+# Options:
+#   --kver KVER    kernel release to build for (default scripts/kver.sh)
+#   --dkms-only    only the DKMS steps (for a read-only tree: the test VM)
+#   --no-dkms      skip the DKMS steps
+#   --load         also load the DKMS-built module (needs root and a
+#                  kernel that is KVER; unloads it again)
+#   --keep         keep the temporary directory
+#   -h, --help     this text
+#
+# Needs dkms, cmake, g++, pkg-config and libdrm-dev (scripts/install-deps.sh).
+# DKMS runs as root: it refuses otherwise.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 2
+
+kver=
+do_dkms=1
+do_install=1
+load=0
+keep=0
+
+usage() { awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit "${1:-2}"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) kver=$2; shift 2 ;;
+	--dkms-only) do_install=0; shift ;;
+	--no-dkms) do_dkms=0; shift ;;
+	--load) load=1; shift ;;
+	--keep) keep=1; shift ;;
+	-h|--help) usage 0 ;;
+	*) echo "install test: unknown option $1" >&2; usage ;;
+	esac
+done
+[ -n "$kver" ] || kver=$(scripts/kver.sh)
+
+tmp=$(mktemp -d /tmp/tempo-install-test.XXXXXX) || exit 2
+cleanup() {
+	if [ "$keep" = 1 ]; then
+		echo "# kept $tmp"
+	else
+		rm -rf "$tmp"
+	fi
+}
+trap cleanup EXIT
+
+t_start=$(date +%s)
+n=0
+passed=0
+failed=0
+log=$tmp/step.log
+
+# step NAME COMMAND...: runs COMMAND with its output in $log, prints the
+# TAP line, and the end of the log when it failed.
+step() {
+	local name=$1
+	shift
+	local t0=$SECONDS
+	n=$((n + 1))
+	if "$@" >"$log" 2>&1; then
+		echo "ok $n - $name ($((SECONDS - t0))s)"
+		passed=$((passed + 1))
+		return 0
+	fi
+	echo "not ok $n - $name ($((SECONDS - t0))s)"
+	tail -n 40 "$log" | sed 's/^/# /'
+	failed=$((failed + 1))
+	return 1
+}
+
+# skip NAME REASON
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+cmake_version() {
+	sed -n 's/^ *VERSION \([0-9.]*\)$/\1/p' CMakeLists.txt | head -n 1
+}
+dkms_version() {
+	sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf
+}
+version=$(cmake_version)
+
+check_version() {
+	echo "CMakeLists.txt: $version, dkms.conf: $(dkms_version)"
+	[ -n "$version" ] && [ "$version" = "$(dkms_version)" ]
+}
+
+echo "# kernel $kver, tempo $version, in $tmp"
+step "dkms.conf and CMakeLists.txt name the same version" check_version
+
+# --- DKMS -------------------------------------------------------------------
+# Everything DKMS writes goes below $tmp; the signing key too (DKMS makes
+# one when the kernel signs modules).
+dkms_opts=(--sourcetree "$tmp/dkms-src" --dkmstree "$tmp/dkms-tree"
+	--installtree "$tmp/dkms-modules")
+run_dkms() {
+	mok_signing_key=$tmp/mok.key mok_certificate=$tmp/mok.pub \
+		dkms "$@" -m tempo -v "$version" -k "$kver" "${dkms_opts[@]}"
+}
+
+# What DKMS or a module install could leave on the system.
+host_state() {
+	find /var/lib/dkms /usr/src "/lib/modules/$kver" -maxdepth 3 \
+		-path "/lib/modules/$kver/build" -prune -o \
+		-path "/lib/modules/$kver/source" -prune -o \
+		-printf '%p %s %T@\n' 2>/dev/null | LC_ALL=C sort
+}
+
+dkms_add() {
+	mkdir -p "$tmp/dkms-tree" "$tmp/dkms-modules/$kver" &&
+	scripts/dkms-source.sh "$tmp/dkms-src/tempo-$version" &&
+		run_dkms add
+}
+
+# DKMS cleans its build tree after the build: the generated compat header
+# is seen in the build log, and must not come with the source.
+dkms_build() {
+	local base=$tmp/dkms-tree/tempo/$version makelog
+	makelog=$base/$kver/$(uname -m)/log/make.log
+	run_dkms build || { cat "$makelog" 2>/dev/null; return 1; }
+	if find "$base/source/" -name 'tempo_compat_gen.h*' | grep .; then
+		echo "the DKMS source has a generated compat header"
+		return 1
+	fi
+	grep -F " CONFTEST $base/build/drivers/gpu/drm/tempo/tempo_compat_gen.h" "$makelog"
+}
+
+dkms_install() {
+	local ko vermagic
+	run_dkms install --no-depmod || return 1
+	ko=$(find "$tmp/dkms-modules/$kver" -name 'tempo.ko*' | head -n 1)
+	echo "installed: ${ko:-nothing}"
+	[ -n "$ko" ] || return 1
+	case $ko in */updates/dkms/tempo.ko*) ;; *) return 1 ;; esac
+	vermagic=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+	echo "vermagic: $vermagic"
+	[ "$vermagic" = "$kver" ] || return 1
+	run_dkms status
+}
+
+host_untouched() {
+	host_state >"$tmp/state.after"
+	diff -u "$tmp/state.before" "$tmp/state.after"
+}
+
+dkms_load() {
+	local ko rc=0
+	ko=$(find "$tmp/dkms-modules/$kver" -name 'tempo.ko*' | head -n 1)
+	[ -n "$ko" ] || return 1
+	modprobe -a drm gpu-sched drm_shmem_helper || return 1
+	insmod "$ko" || return 1
+	grep '^tempo ' /proc/modules || rc=1
+	ls -l /dev/dri/ || rc=1
+	# The render node of the platform device "tempo" (bound to no
+	# platform driver: the module creates the device itself).
+	grep -lx 'platform:tempo' /sys/class/drm/renderD*/device/modalias || rc=1
+	rmmod tempo || rc=1
+	return $rc
+}
+
+if [ "$do_dkms" = 1 ]; then
+	host_state >"$tmp/state.before"
+	if ! command -v dkms >/dev/null; then
+		step "dkms is installed" false
+	elif [ "$(id -u)" != 0 ]; then
+		skip "the DKMS steps" "dkms needs root"
+	elif step "dkms add (source from scripts/dkms-source.sh)" dkms_add &&
+	     step "dkms build -k $kver, compat header generated" dkms_build &&
+	     step "dkms install -k $kver into a temporary tree" dkms_install; then
+		if [ "$load" = 1 ]; then
+			if [ "$(uname -r)" != "$kver" ]; then
+				skip "load the DKMS-built module" "running $(uname -r), not $kver"
+			elif grep -q '^tempo ' /proc/modules; then
+				skip "load the DKMS-built module" "tempo is loaded already"
+			else
+				step "the DKMS-built tempo.ko loads and creates a render node" dkms_load
+			fi
+		fi
+	fi
+	step "DKMS left nothing outside its temporary trees" host_untouched
+fi
+
+# --- make install -------------------------------------------------------------
+dest=$tmp/dest
+
+make_install() {
+	make install DESTDIR="$dest" PREFIX=/usr
+}
+
+installed_files() {
+	local f rc=0
+	for f in \
+		"lib/modules/$kver/updates/drivers/gpu/drm/tempo/tempo.ko*" \
+		usr/include/drm/tempo_drm.h \
+		usr/include/tempo/tempo.hpp \
+		usr/include/tempo/version.hpp \
+		'usr/lib/libtempo.*' \
+		usr/lib/pkgconfig/tempo.pc \
+		usr/lib/cmake/tempo/tempoConfig.cmake \
+		usr/lib/cmake/tempo/tempoConfigVersion.cmake \
+		usr/lib/cmake/tempo/tempoTargets.cmake \
+		usr/bin/tempo-info usr/bin/tempo-bench usr/bin/tempo-demo; do
+		# shellcheck disable=SC2086
+		if compgen -G "$dest/"$f >/dev/null; then
+			echo "have $f"
+		else
+			echo "MISSING $f"
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+# pkg-config on the staging tree: tempo.pc says prefix=/usr, the sysroot
+# puts $dest in front of its -I and -L (and of libdrm's, which then name
+# directories that do not exist: harmless, libdrm is found where it is).
+pc() {
+	PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_PATH=$dest/usr/lib/pkgconfig \
+		pkg-config "$@"
+}
+
+consumer_pkg_config() {
+	local out=$tmp/consumer-pc
+	mkdir -p "$out"
+	echo "cflags: $(pc --cflags tempo)"
+	echo "libs: $(pc --libs tempo)"
+	# shellcheck disable=SC2046
+	g++ -std=c++20 -Wall -Wextra -Werror -o "$out/consumer" \
+		tests/install/consumer/main.cpp $(pc --cflags --libs tempo) || return 1
+	"$out/consumer"
+}
+
+# <drm/tempo_drm.h> includes "drm.h", which lives next to it once installed
+# in /usr/include/drm (linux-libc-dev) but not in the staging tree: take
+# libdrm's copy, as a program using libdrm's drmIoctl() would.
+consumer_uapi() {
+	local out=$tmp/consumer-uapi
+	mkdir -p "$out"
+	# shellcheck disable=SC2046
+	gcc -std=c11 -Wall -Wextra -Werror -o "$out/uapi" \
+		tests/install/consumer/uapi.c $(pc --cflags tempo) \
+		$(pkg-config --cflags libdrm) || return 1
+	"$out/uapi"
+}
+
+consumer_cmake() {
+	local out=$tmp/consumer-cmake
+	cmake -S tests/install/consumer -B "$out" -DCMAKE_PREFIX_PATH="$dest/usr" \
+		-DCMAKE_FIND_PACKAGE_NO_SYSTEM_PACKAGE_REGISTRY=ON &&
+		cmake --build "$out" --verbose &&
+		grep -q "^tempo_DIR:PATH=$dest/usr/lib/cmake/tempo\$" "$out/CMakeCache.txt" &&
+		"$out/consumer"
+}
+
+installed_tools() {
+	local t
+	for t in tempo-info tempo-bench tempo-demo; do
+		"$dest/usr/bin/$t" --help >/dev/null || { echo "$t --help failed"; return 1; }
+		echo "$t --help: ok"
+	done
+}
+
+if [ "$do_install" = 1 ]; then
+	if step "make install DESTDIR=... PREFIX=/usr" make_install; then
+		step "make install put every file in place" installed_files
+		step "consumer builds with pkg-config and runs" consumer_pkg_config
+		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
+		step "consumer builds with CMake find_package(tempo) and runs" consumer_cmake
+		step "the installed tools run" installed_tools
+	fi
+fi
+
+elapsed=$(($(date +%s) - t_start))
+echo "1..$n"
+echo "# install test took ${elapsed}s"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
