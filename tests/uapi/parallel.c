@@ -9,6 +9,9 @@
 #define COUNTER		0x1000
 #define IDS		0x2000	/* engine ids, 4 bytes per batch per run */
 #define TS		0x8000	/* timestamps */
+#define GATE2		0x3000
+#define T_HIGH		0x3010	/* start and end of the high-priority job */
+#define T_MEMBER	0x3020	/* start and end of each member */
 #define VA(e, off)	((e)->data.va + (off))
 #define C(i)		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, (i) }
 #define Y(i)		{ DRM_TEMPO_ENGINE_CLASS_COPY, (i) }
@@ -119,6 +122,107 @@ static int run_gang(struct __test_metadata *_metadata, struct tempo_env *e,
 	status = tempo_fence_wait(fence, TEMPO_WAIT_MS);
 	close(fence);
 	return status;
+}
+
+static uint64_t ts(struct tempo_env *e, uint32_t off)
+{
+	return __atomic_load_n(tempo_u64(&e->data, off), __ATOMIC_SEQ_CST);
+}
+
+static void wait_nonzero(struct __test_metadata *_metadata,
+			 struct tempo_env *e, uint32_t off)
+{
+	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
+
+	while (!ts(e, off)) {
+		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
+		tempo_sleep_ms(1);
+	}
+}
+
+/*
+ * A gang is preempted as a unit: a high-priority job on the engine of
+ * member 0 stops member 1 on its own, otherwise idle, engine too, and both
+ * resume together once the job ends. Each member records its start, waits
+ * for the gate, records its end; the high-priority job blocks its engine
+ * on a second gate. With the members' gate open while the high-priority
+ * job runs, neither member may get past it.
+ */
+FIXTURE(gangprio) {
+	struct tempo_env env;
+};
+
+FIXTURE_SETUP(gangprio)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	if (!tempo_has_cap_sys_nice())
+		SKIP(return, "needs CAP_SYS_NICE for a high-priority context");
+}
+
+FIXTURE_TEARDOWN(gangprio)
+{
+	tempo_env_fini(&self->env);
+}
+
+TEST_F_TIMEOUT(gangprio, gang_is_preempted_and_resumed_as_a_unit, 60)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1) };
+	struct tempo_env *e = &self->env;
+	struct tempo_batch m[2], h;
+	uint32_t gang_ctx, high_ctx;
+	uint64_t batches[2];
+	int fd = e->fd, gang, high;
+
+	ASSERT_EQ(0, parallel_ctx(fd, 2, 1, engines, &gang_ctx));
+	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+				      &high_ctx));
+	for (uint32_t i = 0; i < 2; i++) {
+		tempo_batch_init(&m[i], &e->cmd, 256 * i, 256);
+		tempo_pkt_write_timestamp(&m[i], VA(e, T_MEMBER + 16 * i));
+		tempo_pkt_wait_gate(&m[i], e, 1);
+		tempo_pkt_write_timestamp(&m[i], VA(e, T_MEMBER + 16 * i + 8));
+		tempo_pkt_end(&m[i]);
+		batches[i] = m[i].va;
+	}
+	ASSERT_EQ(0, exec_n(fd, gang_ctx, batches, 2, NULL, 0, &gang));
+	wait_nonzero(_metadata, e, T_MEMBER);
+	wait_nonzero(_metadata, e, T_MEMBER + 16);
+
+	tempo_batch_init(&h, &e->cmd, 1024, 256);
+	tempo_pkt_write_timestamp(&h, VA(e, T_HIGH));
+	tempo_pkt_wait_mem(&h, VA(e, GATE2), DRM_TEMPO_COMPARE_GE, 1,
+			   UINT64_MAX);
+	tempo_pkt_write_timestamp(&h, VA(e, T_HIGH + 8));
+	tempo_pkt_end(&h);
+	high = tempo_submit(_metadata, fd, high_ctx,
+			    tempo_default_slot(e->engines,
+					       DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+			    h.va);
+	wait_nonzero(_metadata, e, T_HIGH);
+
+	/*
+	 * Member 0 is off its engine; member 1 must be off its own too. (Not
+	 * for longer than starve_ms, 100 ms, after which the gang's queue
+	 * gets compute 0 back for a time slice.)
+	 */
+	tempo_gate_set(e, 1);
+	tempo_sleep_ms(30);
+	ASSERT_EQ(0u, ts(e, T_MEMBER + 8));
+	ASSERT_EQ(0u, ts(e, T_MEMBER + 16 + 8));
+	ASSERT_EQ(0, tempo_fence_wait(gang, 0));
+
+	__atomic_store_n(tempo_u64(&e->data, GATE2), 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	ASSERT_EQ(1, tempo_fence_wait(gang, TEMPO_WAIT_MS));
+	/* Both resumed after the high-priority job ended. */
+	ASSERT_LT(ts(e, T_HIGH + 8), ts(e, T_MEMBER + 8));
+	ASSERT_LT(ts(e, T_HIGH + 8), ts(e, T_MEMBER + 16 + 8));
+	close(gang);
+	close(high);
 }
 
 static uint32_t id_of(struct tempo_env *e, uint32_t run, uint32_t i,

@@ -25,8 +25,13 @@
  * - during a WAIT_MEM: the packet is fetched again and the wait starts over
  *   on resume (waiting has no side effect);
  * - during a DISPATCH: the dispatch is suspended on the compute units
- *   (no workgroup starts, SPIN workgroups stop within a quantum and save
- *   what they have left) and resumed with the queue.
+ *   (no workgroup starts, running workgroups stop at their next check and
+ *   save their progress) and resumed with the queue.
+ *
+ * A gang member runs no packet unless every member of its gang not ended
+ * holds its engine. When one member is preempted it marks the gang, and
+ * the others stop at their next preemption point; none runs again before
+ * all have stopped, so a gang is preempted and resumed as one unit.
  *
  * A DISPATCH completes, all its workgroups, before the next packet of its
  * queue. At END of the first-level batch the job's fence is signalled and
@@ -76,12 +81,64 @@ static int cp_interrupted(struct tempo_cp_exec *x)
 	return tempo_hqd_abort_pending(x->hqd, x->st->job);
 }
 
-/* Gang members are not preempted: a gang runs as one unit. */
+static void gang_wake(struct tempo_hw_gang *gang)
+{
+	u32 i;
+
+	for (i = 0; i < gang->width; i++)
+		wake_up(&gang->members[i].hqd->engine->wq);
+}
+
+/* Every member stops at its next preemption point. */
+static void gang_preempt(struct tempo_hw_gang *gang)
+{
+	bool wake;
+
+	spin_lock(&gang->lock);
+	wake = !gang->preempt;
+	gang->preempt = true;
+	spin_unlock(&gang->lock);
+	if (wake)
+		gang_wake(gang);
+}
+
+/*
+ * A member gives its engine back (preempted, or ended when @ended). The
+ * last member of a preempted gang to stop lets them all run again.
+ */
+static void gang_leave(struct tempo_hw_job *job, bool ended)
+{
+	struct tempo_hw_gang *gang = job->gang;
+	bool wake = false;
+
+	spin_lock(&gang->lock);
+	if (job->gang_present) {
+		job->gang_present = false;
+		gang->present--;
+	}
+	if (ended)
+		gang->ended++;
+	if (!gang->present && gang->preempt) {
+		gang->preempt = false;
+		wake = true;
+	}
+	spin_unlock(&gang->lock);
+	if (wake)
+		gang_wake(gang);
+}
+
+/* Whether the queue must give its engine back now. */
 static bool cp_yield(struct tempo_cp_exec *x)
 {
-	if (x->st->job->gang)
-		return false;
-	return tempo_hqd_should_yield(x->engine, x->hqd, x->slice_end);
+	struct tempo_hw_gang *gang = x->st->job->gang;
+	bool yield;
+
+	if (gang && READ_ONCE(gang->preempt))
+		return true;
+	yield = tempo_hqd_should_yield(x->engine, x->hqd, x->slice_end);
+	if (yield && gang)
+		gang_preempt(gang);
+	return yield;
 }
 
 static int cp_fetch(struct tempo_cp_exec *x, struct tempo_packet *pkt)
@@ -172,10 +229,18 @@ static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	}
 }
 
+static bool cp_gang_preempted(struct tempo_cp_exec *x)
+{
+	struct tempo_hw_gang *gang = x->st->job->gang;
+
+	return gang && READ_ONCE(gang->preempt);
+}
+
 static bool cp_dispatch_wake(struct tempo_cp_exec *x)
 {
 	return !READ_ONCE(x->st->dispatch.pending) ||
-	       READ_ONCE(x->engine->doorbell) || kthread_should_stop();
+	       READ_ONCE(x->engine->doorbell) || cp_gang_preempted(x) ||
+	       kthread_should_stop();
 }
 
 /* Abandon the DISPATCH in progress and wait for its workgroups to stop. */
@@ -277,56 +342,81 @@ static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	return -EILSEQ;
 }
 
-static void gang_arrive(struct tempo_hw_gang *gang)
-{
-	u32 i;
-
-	if (atomic_inc_return(&gang->started) != gang->width)
-		return;
-	for (i = 0; i < gang->width; i++)
-		wake_up(&gang->members[i].hqd->engine->wq);
-}
-
 /* Start the job at the read pointer, or resume the one saved. */
 static int cp_enter(struct tempo_cp_exec *x)
 {
 	struct tempo_mqd *mqd = &x->hqd->mqd;
 	struct tempo_cp_state *st = x->st;
 
-	if (st->job) {
-		if (st->in_dispatch)
-			tempo_cu_resume(&x->engine->hw->cus, &st->dispatch);
+	if (st->job)
 		return 0;
-	}
 	spin_lock_irq(&x->engine->lock);
 	st->job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
 	spin_unlock_irq(&x->engine->lock);
 	st->depth = 0;
 	st->pc[0] = st->job->batch_va;
-	if (st->job->gang)
-		gang_arrive(st->job->gang);
 	if (st->job->cancel && atomic_read(st->job->cancel))
 		return -ECANCELED;
 	return 0;
 }
 
-static bool gang_ready(struct tempo_hw_gang *gang)
+/*
+ * Take part in the gang: counted as present unless the gang is being
+ * preempted, and leaving again if it is. Returns whether every member not
+ * ended is present.
+ */
+static bool gang_join(struct tempo_hw_job *job)
 {
-	return atomic_read(&gang->started) == gang->width;
+	struct tempo_hw_gang *gang = job->gang;
+	bool ready, wake = false;
+
+	spin_lock(&gang->lock);
+	if (gang->preempt && job->gang_present) {
+		job->gang_present = false;
+		gang->present--;
+		if (!gang->present) {
+			gang->preempt = false;
+			wake = true;
+		}
+	}
+	if (!gang->preempt && !job->gang_present) {
+		job->gang_present = true;
+		gang->present++;
+		wake = gang->present + gang->ended == gang->width;
+	}
+	ready = job->gang_present &&
+		gang->present + gang->ended == gang->width;
+	spin_unlock(&gang->lock);
+	if (wake)
+		gang_wake(job->gang);
+	return ready;
 }
 
-/* No member of a gang runs a packet before all have their engine. */
+static bool gang_ready(struct tempo_hw_gang *gang)
+{
+	return READ_ONCE(gang->present) + READ_ONCE(gang->ended) ==
+	       gang->width && !READ_ONCE(gang->preempt);
+}
+
+/*
+ * No member of a gang runs a packet, at its start or when it resumes,
+ * unless every member not ended holds its engine. A member waiting for
+ * the others gives its engine back to any other queue that wants it.
+ */
 static int cp_gang_barrier(struct tempo_cp_exec *x)
 {
 	struct tempo_hw_gang *gang = x->st->job->gang;
 	int ret;
 
-	while (!gang_ready(gang)) {
+	while (!gang_join(x->st->job)) {
 		ret = cp_interrupted(x);
 		if (ret)
 			return ret;
+		if (tempo_hqd_should_yield(x->engine, x->hqd, x->slice_end))
+			return TEMPO_CP_PREEMPTED;
 		wait_event_interruptible_timeout(x->engine->wq,
 						 gang_ready(gang) ||
+						 READ_ONCE(gang->preempt) ||
 						 READ_ONCE(x->engine->doorbell),
 						 msecs_to_jiffies(1));
 	}
@@ -342,8 +432,10 @@ static int cp_run(struct tempo_cp_exec *x)
 	ret = cp_enter(x);
 	if (!ret && x->st->job->gang)
 		ret = cp_gang_barrier(x);
-	if (!ret && x->st->in_dispatch)
+	if (!ret && x->st->in_dispatch) {
+		tempo_cu_resume(&x->engine->hw->cus, &x->st->dispatch);
 		ret = cp_dispatch_wait(x);
+	}
 	while (!ret) {
 		ret = cp_interrupted(x);
 		if (ret)
@@ -378,6 +470,8 @@ static void cp_end_job(struct tempo_cp_exec *x, int error)
 	if (x->st->in_dispatch)
 		cp_dispatch_cancel(x);
 	x->st->job = NULL;
+	if (job->gang)
+		gang_leave(job, true);
 	tempo_hqd_retire(x->hqd, job, error);
 }
 
@@ -395,10 +489,13 @@ static int cp_thread(void *data)
 		}
 		x.st = &x.hqd->save;
 		ret = cp_run(&x);
-		if (ret == TEMPO_CP_PREEMPTED)
-			x.hqd->preemptions++;
-		else
+		if (ret != TEMPO_CP_PREEMPTED) {
 			cp_end_job(&x, ret);
+			continue;
+		}
+		x.hqd->preemptions++;
+		if (x.st->job->gang)
+			gang_leave(x.st->job, false);
 	}
 	return 0;
 }

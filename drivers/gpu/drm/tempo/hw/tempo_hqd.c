@@ -365,7 +365,10 @@ struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 	unsigned long flags;
 	u32 i;
 
-	atomic_set(&gang->started, 0);
+	spin_lock_init(&gang->lock);
+	gang->present = 0;
+	gang->ended = 0;
+	gang->preempt = false;
 	atomic_set(&gang->pending, gang->width);
 	atomic_set(&gang->error, 0);
 	spin_lock_irqsave(&hw->gang_lock, flags);
@@ -374,6 +377,7 @@ struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 
 		dma_fence_get(&fence->base); /* each ring's reference */
 		gang->members[i].gang = gang;
+		gang->members[i].gang_present = false;
 		spin_lock(&engine->lock);
 		ring_write(hqds[i], &gang->members[i]);
 		spin_unlock(&engine->lock);

@@ -129,6 +129,7 @@ struct tempo_hw_fence {
  * @gang: the gang the job is a member of, or NULL
  * @hqd: the HQD it was written to, set by the hardware
  * @seqno: position of the job in its HQD, set by the hardware
+ * @gang_present: a gang member holds its engine, set by the hardware
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
@@ -138,6 +139,7 @@ struct tempo_hw_job {
 	struct tempo_hw_gang *gang;
 	struct tempo_hw_hqd *hqd;
 	u64 seqno;
+	bool gang_present;
 };
 
 /* Most batches of one gang. */
@@ -148,19 +150,26 @@ struct tempo_hw_job {
  * @width: members in @members
  * @members: one job per batch; their @fence is NULL, the gang's is @fence
  * @fence: signalled when every member has ended, with the first error
- * @started: members whose engine has started them
+ * @lock: guards @present, @ended, @preempt and the members' @gang_present
+ * @present: members holding their engine now
+ * @ended: members that ended
+ * @preempt: a member was preempted: every member stops at its next
+ *	preemption point, and none runs again before all have stopped
  * @pending: members not ended
  * @error: first error of a member, or 0
  *
- * A member does not run its first packet before every member has started
- * on its engine, and members are not preempted: a gang runs, and is
- * scheduled, as one unit.
+ * A gang runs, and is preempted, as one unit: no member runs a packet
+ * unless every member not ended holds its engine, and when one member is
+ * preempted the others are too, at their next preemption point.
  */
 struct tempo_hw_gang {
 	u32 width;
 	struct tempo_hw_job members[TEMPO_HW_MAX_WIDTH];
 	struct tempo_hw_fence *fence;
-	atomic_t started;
+	spinlock_t lock; /* see above */
+	u32 present;
+	u32 ended;
+	bool preempt;
 	atomic_t pending;
 	atomic_t error;
 };
