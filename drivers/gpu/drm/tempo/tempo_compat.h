@@ -13,6 +13,13 @@
 
 #include "tempo_compat_gen.h"
 
+/* Inside a file_operations initializer, after DRM_GEM_FOPS. */
+#ifdef TEMPO_HAVE_GEM_FOPS_NO_FDINFO
+#define TEMPO_GEM_FOPS_FDINFO	.show_fdinfo = drm_show_fdinfo,
+#else
+#define TEMPO_GEM_FOPS_FDINFO
+#endif
+
 #ifdef TEMPO_HAVE_SCHED_PRIORITY_LOW
 #define TEMPO_SCHED_PRIORITY_LOW	DRM_SCHED_PRIORITY_LOW
 #else

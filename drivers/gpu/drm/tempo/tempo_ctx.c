@@ -138,7 +138,11 @@ struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state)
 
 static void ctx_state_release(struct kref *kref)
 {
-	kfree(container_of(kref, struct tempo_ctx_state, refcount));
+	struct tempo_ctx_state *state =
+		container_of(kref, struct tempo_ctx_state, refcount);
+
+	tempo_usage_put(state->usage);
+	kfree(state);
 }
 
 /**
@@ -298,6 +302,7 @@ static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
 		return NULL;
 	}
 	kref_init(&ctx->state->refcount);
+	ctx->state->usage = tempo_usage_get(tfile->usage);
 	ctx->reset_base = atomic_read(&tdev->reset_count);
 	kref_init(&ctx->refcount);
 	mutex_init(&ctx->lock);

@@ -128,15 +128,22 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 	if (!tfile)
 		return -ENOMEM;
 	tfile->vm = tempo_vm_create();
-	if (!tfile->vm) {
-		kfree(tfile);
-		return -ENOMEM;
-	}
+	if (!tfile->vm)
+		goto err_free;
+	tfile->usage = tempo_usage_create();
+	if (!tfile->usage)
+		goto err_vm;
 	tfile->tdev = to_tempo_device(dev);
 	tfile->priority_override = DRM_TEMPO_PRIORITY_UNSET;
 	xa_init_flags(&tfile->contexts, XA_FLAGS_ALLOC1);
 	file->driver_priv = tfile;
 	return 0;
+
+err_vm:
+	tempo_vm_put(tfile->vm);
+err_free:
+	kfree(tfile);
+	return -ENOMEM;
 }
 
 static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
@@ -146,12 +153,8 @@ static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
 	tempo_ctx_destroy_all(tfile);
 	xa_destroy(&tfile->contexts);
 	tempo_vm_put(tfile->vm);
+	tempo_usage_put(tfile->usage);
 	kfree(tfile);
-}
-
-static void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
-{
-	drm_show_memory_stats(p, file);
 }
 
 static const struct drm_ioctl_desc tempo_ioctls[] = {
@@ -171,7 +174,11 @@ static const struct drm_ioctl_desc tempo_ioctls[] = {
 #undef TEMPO_IOCTL
 };
 
-DEFINE_DRM_GEM_FOPS(tempo_fops);
+static const struct file_operations tempo_fops = {
+	.owner = THIS_MODULE,
+	DRM_GEM_FOPS,
+	TEMPO_GEM_FOPS_FDINFO
+};
 
 /**
  * tempo_drm_file_get() - the DRM file of this device behind a descriptor
@@ -211,6 +218,7 @@ static const struct drm_driver tempo_driver = {
 	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
 	.fops = &tempo_fops,
 	DRM_GEM_SHMEM_DRIVER_OPS,
+	.gem_create_object = tempo_gem_create_object,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
 	.major = DRIVER_MAJOR,

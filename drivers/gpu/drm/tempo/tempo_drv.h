@@ -59,7 +59,16 @@ int tempo_check_extensions(struct tempo_device *tdev, u64 extensions,
 struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 				    struct file **filp);
 
+/* tempo_fdinfo.c */
+struct tempo_usage *tempo_usage_create(void);
+struct tempo_usage *tempo_usage_get(struct tempo_usage *usage);
+void tempo_usage_put(struct tempo_usage *usage);
+void tempo_usage_account(struct tempo_job *job);
+void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file);
+
 /* tempo_gem.c */
+struct drm_gem_object *tempo_gem_create_object(struct drm_device *dev,
+					       size_t size);
 int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 			  struct drm_file *file);
 int tempo_ioctl_bo_mmap_offset(struct drm_device *dev, void *data,

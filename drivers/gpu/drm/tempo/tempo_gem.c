@@ -12,12 +12,58 @@
  * (tempo_vm.c). CPU and GPU mappings are both cached and coherent.
  */
 
+#include <linux/slab.h>
+
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/tempo_drm.h>
 
 #include "tempo_drv.h"
+
+/* Resident once its pages were allocated (by a mapping, CPU or GPU). */
+static enum drm_gem_object_status tempo_gem_status(struct drm_gem_object *obj)
+{
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(obj);
+
+	return READ_ONCE(shmem->pages) ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+
+static const struct drm_gem_object_funcs tempo_gem_funcs = {
+	.free = drm_gem_shmem_object_free,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.status = tempo_gem_status,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * tempo_gem_create_object() - allocate a buffer object for the shmem helpers
+ * @dev: the DRM device
+ * @size: its size
+ *
+ * The shmem helpers' object with tempo's functions, which add the
+ * residency that fdinfo reports.
+ *
+ * Context: process.
+ * Return: the object, or an ERR_PTR().
+ */
+struct drm_gem_object *tempo_gem_create_object(struct drm_device *dev,
+					       size_t size)
+{
+	struct drm_gem_shmem_object *shmem = kzalloc(sizeof(*shmem),
+						     GFP_KERNEL);
+
+	if (!shmem)
+		return ERR_PTR(-ENOMEM);
+	shmem->base.funcs = &tempo_gem_funcs;
+	return &shmem->base;
+}
 
 /**
  * tempo_ioctl_bo_create() - DRM_IOCTL_TEMPO_BO_CREATE

@@ -251,15 +251,32 @@ struct tempo_gang_job {
 	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
 };
 
+/* Engine classes of the uAPI, &enum drm_tempo_engine_class. */
+#define TEMPO_NUM_CLASSES	(DRM_TEMPO_ENGINE_CLASS_COPY + 1)
+
+/**
+ * struct tempo_usage - what a file's jobs used of the engines, for fdinfo
+ * @refcount: held by the file and by each of its contexts' states, so
+ *	that jobs ending after the file was closed still count
+ * @busy_ns: per engine class, the time from scheduled to finished of the
+ *	file's ended jobs (each member of a gang counts on its own class)
+ */
+struct tempo_usage {
+	struct kref refcount;
+	atomic64_t busy_ns[TEMPO_NUM_CLASSES];
+};
+
 /**
  * struct tempo_ctx_state - what a context's jobs report back to it
  * @refcount: held by the context and by each of its jobs
  * @guilty: a job of the context failed on the hardware; set from the
  *	hardware fence's signalling path, read by exec
+ * @usage: the file's engine usage, referenced
  */
 struct tempo_ctx_state {
 	struct kref refcount;
 	atomic_t guilty;
+	struct tempo_usage *usage;
 };
 
 /**
@@ -297,12 +314,14 @@ struct tempo_ctx {
  * @contexts: the file's contexts by id
  * @priority_override: priority of every context of the file, set by
  *	&DRM_IOCTL_TEMPO_SCHED, or %DRM_TEMPO_PRIORITY_UNSET
+ * @usage: what the file's jobs used of the engines
  */
 struct tempo_file {
 	struct tempo_device *tdev;
 	struct tempo_vm *vm;
 	struct xarray contexts;
 	s32 priority_override;
+	struct tempo_usage *usage;
 };
 
 /**

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Client usage statistics
+ *
+ * The fdinfo of a tempo file (/proc/PID/fdinfo/FD) carries the keys of
+ * Documentation/gpu/drm-usage-stats.rst:
+ *
+ * - drm-driver, drm-client-id: from the DRM core;
+ * - drm-engine-<class>: nanoseconds the file's jobs kept engines of the
+ *   class (gfx, compute, copy) busy, from each job's scheduled fence to
+ *   its finished fence, added when the job is freed, so a job counts once
+ *   it has ended; a gang counts its time once per member, on the member's
+ *   class. Jobs waiting behind others in their HQD's ring count from the
+ *   moment they were written there.
+ * - drm-engine-capacity-<class>: how many engines the class has;
+ * - drm-total-memory, drm-shared-memory, drm-resident-memory: the file's
+ *   buffers; a buffer is resident once its pages were allocated.
+ *
+ * The counts live in a &struct tempo_usage referenced by the file and by
+ * its contexts, so jobs that end after the file was closed do not touch
+ * freed memory.
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+#include <drm/gpu_scheduler.h>
+#include <drm/tempo_drm.h>
+
+#include "tempo_drv.h"
+
+static const char *const class_names[TEMPO_NUM_CLASSES] = {
+	[DRM_TEMPO_ENGINE_CLASS_GFX] = "gfx",
+	[DRM_TEMPO_ENGINE_CLASS_COMPUTE] = "compute",
+	[DRM_TEMPO_ENGINE_CLASS_COPY] = "copy",
+};
+
+/**
+ * tempo_usage_create() - allocate a file's usage counters
+ *
+ * Context: process.
+ * Return: the counters, or NULL.
+ */
+struct tempo_usage *tempo_usage_create(void)
+{
+	struct tempo_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL);
+
+	if (usage)
+		kref_init(&usage->refcount);
+	return usage;
+}
+
+/**
+ * tempo_usage_get() - reference usage counters
+ * @usage: the counters
+ *
+ * Context: any.
+ * Return: @usage.
+ */
+struct tempo_usage *tempo_usage_get(struct tempo_usage *usage)
+{
+	kref_get(&usage->refcount);
+	return usage;
+}
+
+static void usage_release(struct kref *kref)
+{
+	kfree(container_of(kref, struct tempo_usage, refcount));
+}
+
+/**
+ * tempo_usage_put() - drop a reference on usage counters
+ * @usage: the counters, or NULL
+ *
+ * Context: any.
+ */
+void tempo_usage_put(struct tempo_usage *usage)
+{
+	if (usage)
+		kref_put(&usage->refcount, usage_release);
+}
+
+static void add_busy(struct tempo_usage *usage, struct tempo_hw_hqd *hqd,
+		     u64 ns)
+{
+	struct tempo_hw_hqd_info info;
+
+	if (!hqd)
+		return;
+	tempo_hw_hqd_info(hqd, &info);
+	if (info.engine_class < TEMPO_NUM_CLASSES)
+		atomic64_add(ns, &usage->busy_ns[info.engine_class]);
+}
+
+/**
+ * tempo_usage_account() - add an ended job's engine time to its file
+ * @job: the job, its scheduler fences still referenced
+ *
+ * Jobs that never reached the hardware add nothing.
+ *
+ * Context: any.
+ */
+void tempo_usage_account(struct tempo_job *job)
+{
+	struct drm_sched_fence *s_fence = job->base.s_fence;
+	struct tempo_usage *usage = job->state->usage;
+	ktime_t start, end;
+	u32 i;
+
+	if (!s_fence ||
+	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->scheduled.flags) ||
+	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->finished.flags))
+		return;
+	start = s_fence->scheduled.timestamp;
+	end = s_fence->finished.timestamp;
+	if (ktime_before(end, start))
+		return;
+	if (!job->gang) {
+		add_busy(usage, job->hw.hqd, ktime_to_ns(ktime_sub(end, start)));
+		return;
+	}
+	for (i = 0; i < job->gang->hw.width; i++)
+		add_busy(usage, job->gang->hw.members[i].hqd,
+			 ktime_to_ns(ktime_sub(end, start)));
+}
+
+/**
+ * tempo_show_fdinfo() - the driver's keys in a file's fdinfo
+ * @p: where to print
+ * @file: the file
+ *
+ * Context: process.
+ */
+void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct tempo_file *tfile = to_tempo_file(file);
+	struct tempo_device *tdev = tfile->tdev;
+	u32 engines[TEMPO_NUM_CLASSES] = { 0 };
+	u32 c, i;
+
+	for (i = 0; i < tdev->num_engines; i++)
+		engines[tdev->engines[i].engine_class]++;
+	for (c = 0; c < TEMPO_NUM_CLASSES; c++) {
+		if (!engines[c])
+			continue;
+		drm_printf(p, "drm-engine-%s:\t%llu ns\n", class_names[c],
+			   (u64)atomic64_read(&tfile->usage->busy_ns[c]));
+		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", class_names[c],
+			   engines[c]);
+	}
+	drm_show_memory_stats(p, file);
+}

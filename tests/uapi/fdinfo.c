@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fdinfo (Documentation/gpu/drm-usage-stats.rst): the keys a tempo file
+ * shows in /proc/PID/fdinfo/FD, and that they move by what known work
+ * used: engine busy time per class, engine capacity, buffer memory.
+ */
+#include "tempo_test.h"
+
+#define VA(e, off)	((e)->data.va + (off))
+#define MS		1000000ull
+
+FIXTURE(fdinfo) {
+	struct tempo_env env;
+};
+
+FIXTURE_SETUP(fdinfo)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+}
+
+FIXTURE_TEARDOWN(fdinfo)
+{
+	tempo_env_fini(&self->env);
+}
+
+/*
+ * The value of @key in @fd's fdinfo, with its unit applied ("ns" as is,
+ * "KiB" and "MiB" to bytes); -1 when the key is missing. @str, when not
+ * NULL, receives the raw value.
+ */
+static int64_t fdinfo_get(int fd, const char *key, char *str, size_t len)
+{
+	char path[64], line[256];
+	int64_t value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(key);
+		unsigned long long v;
+		char unit[16] = "";
+		char *p;
+
+		if (strncmp(line, key, n) || line[n] != ':')
+			continue;
+		p = line + n + 1;
+		p += strspn(p, " \t");
+		p[strcspn(p, "\n")] = 0;
+		if (str)
+			snprintf(str, len, "%s", p);
+		value = 0;
+		if (sscanf(p, "%llu %15s", &v, unit) >= 1) {
+			value = (int64_t)v;
+			if (!strcmp(unit, "KiB"))
+				value <<= 10;
+			else if (!strcmp(unit, "MiB"))
+				value <<= 20;
+		}
+		break;
+	}
+	fclose(f);
+	return value;
+}
+
+static const char *const class_key[] = {
+	"drm-engine-gfx", "drm-engine-compute", "drm-engine-copy",
+};
+
+static void busy_all(int fd, int64_t busy[3])
+{
+	for (int c = 0; c < 3; c++)
+		busy[c] = fdinfo_get(fd, class_key[c], NULL, 0);
+}
+
+/* A job that blocks its engine on the gate until the CPU opens it. */
+static int gated_job(struct __test_metadata *_metadata, struct tempo_env *e,
+		     uint32_t slot, uint32_t offset)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 64);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	return tempo_submit(_metadata, e->fd, e->ctx, slot, b.va);
+}
+
+TEST_F(fdinfo, names_the_driver_and_the_client)
+{
+	char driver[64] = "", id[64] = "", other_id[64] = "";
+	int other = tempo_open_render();
+
+	ASSERT_LE(0, other);
+	ASSERT_LE(0, fdinfo_get(self->env.fd, "drm-driver", driver,
+				sizeof(driver)));
+	ASSERT_STREQ("tempo", driver);
+	ASSERT_LE(0, fdinfo_get(self->env.fd, "drm-client-id", id, sizeof(id)));
+	ASSERT_LE(0, fdinfo_get(other, "drm-client-id", other_id,
+				sizeof(other_id)));
+	ASSERT_STRNE(id, other_id);
+	close(other);
+}
+
+TEST_F(fdinfo, capacity_is_the_number_of_engines_of_each_class)
+{
+	static const char *const key[] = {
+		"drm-engine-capacity-gfx", "drm-engine-capacity-compute",
+		"drm-engine-capacity-copy",
+	};
+
+	for (uint16_t c = 0; c < 3; c++) {
+		uint32_t n = tempo_count_class(self->env.engines, c);
+
+		if (!n) {
+			ASSERT_EQ(-1, fdinfo_get(self->env.fd, key[c], NULL, 0));
+			continue;
+		}
+		ASSERT_EQ((int64_t)n, fdinfo_get(self->env.fd, key[c], NULL, 0))
+			TH_LOG("class %u", c);
+	}
+}
+
+TEST_F(fdinfo, a_new_file_has_used_nothing)
+{
+	int64_t busy[3];
+
+	busy_all(self->env.fd, busy);
+	for (int c = 0; c < 3; c++) {
+		if (tempo_count_class(self->env.engines, c))
+			ASSERT_EQ(0, busy[c]) TH_LOG("class %d", c);
+	}
+}
+
+/*
+ * A job held on its engine for 100 ms adds at least 100 ms, and not much
+ * more, to its own class only; the gate keeps it there for a known time.
+ */
+TEST_F(fdinfo, busy_time_grows_by_the_time_a_job_held_its_engine)
+{
+	static const uint16_t classes[] = { DRM_TEMPO_ENGINE_CLASS_COMPUTE,
+					    DRM_TEMPO_ENGINE_CLASS_COPY };
+	struct tempo_env *e = &self->env;
+
+	for (unsigned int k = 0; k < 2; k++) {
+		uint16_t cls = classes[k];
+		int64_t before[3], after[3];
+		uint64_t t0, held;
+		int fence;
+
+		if (!tempo_count_class(e->engines, cls))
+			continue;
+		tempo_gate_set(e, 0);
+		busy_all(e->fd, before);
+		t0 = tempo_now_ns();
+		fence = gated_job(_metadata, e,
+				  tempo_default_slot(e->engines, cls, 0),
+				  256 * k);
+		tempo_sleep_ms(100);
+		tempo_gate_set(e, 1);
+		ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+		held = tempo_now_ns() - t0;
+		close(fence);
+		/* Counted when the job is freed, just after its fence. */
+		for (int i = 0; i < 100; i++) {
+			busy_all(e->fd, after);
+			if (after[cls] != before[cls])
+				break;
+			tempo_sleep_ms(10);
+		}
+		TH_LOG("class %u: +%lld ns for a job held %llu ns", cls,
+		       (long long)(after[cls] - before[cls]),
+		       (unsigned long long)held);
+		ASSERT_LE((int64_t)(100 * MS), after[cls] - before[cls]);
+		ASSERT_GE((int64_t)held, after[cls] - before[cls]);
+		for (int c = 0; c < 3; c++) {
+			if (c != cls)
+				ASSERT_EQ(before[c], after[c]) TH_LOG("class %d", c);
+		}
+	}
+}
+
+TEST_F(fdinfo, another_files_work_is_not_counted)
+{
+	struct tempo_env other = { .fd = -1 };
+	int64_t before[3], after[3];
+	uint32_t slot;
+	int fd = tempo_open_render(), fence;
+
+	ASSERT_LE(0, fd);
+	tempo_env_init(_metadata, &other, fd);
+	slot = tempo_default_slot(other.engines,
+				  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	busy_all(self->env.fd, before);
+	fence = gated_job(_metadata, &other, slot, 0);
+	tempo_sleep_ms(20);
+	tempo_gate_set(&other, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	close(fence);
+	tempo_sleep_ms(50);
+	busy_all(self->env.fd, after);
+	for (int c = 0; c < 3; c++) {
+		ASSERT_EQ(before[c], after[c]) TH_LOG("class %d", c);
+	}
+	ASSERT_LT(0, fdinfo_get(fd, "drm-engine-compute", NULL, 0));
+	tempo_env_fini(&other);
+}
+
+TEST_F(fdinfo, memory_grows_by_a_new_buffer_and_its_pages)
+{
+	struct tempo_env *e = &self->env;
+	int64_t total0, total1, res0, res1;
+	struct tempo_bo bo;
+
+	total0 = fdinfo_get(e->fd, "drm-total-memory", NULL, 0);
+	res0 = fdinfo_get(e->fd, "drm-resident-memory", NULL, 0);
+	ASSERT_LE(0, total0);
+	ASSERT_LE(0, res0);
+	/* Mapped on the GPU: its pages are allocated. */
+	ASSERT_EQ(0, tempo_bo_new(e->fd, 4 << 20, 0, &bo));
+	total1 = fdinfo_get(e->fd, "drm-total-memory", NULL, 0);
+	res1 = fdinfo_get(e->fd, "drm-resident-memory", NULL, 0);
+	ASSERT_EQ(total0 + (4 << 20), total1);
+	ASSERT_EQ(res0 + (4 << 20), res1);
+	munmap(bo.map, bo.size);
+	ASSERT_EQ(0, drmCloseBufferHandle(e->fd, bo.handle));
+}
+
+TEST_HARNESS_MAIN
