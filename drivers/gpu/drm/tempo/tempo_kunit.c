@@ -1037,7 +1037,8 @@ static void sched_job_waits_for_its_dependency(struct kunit *test)
 
 static void sched_hung_job_times_out_once(struct kunit *test)
 {
-	long timeout = msecs_to_jiffies(100);
+	/* long enough that the test thread ends the next job well before */
+	long timeout = msecs_to_jiffies(200);
 	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
 						    timeout);
 	struct drm_sched_entity *entity = mock_entity(test, mock,
@@ -1057,7 +1058,7 @@ static void sched_hung_job_times_out_once(struct kunit *test)
 	mock_hw_end(mock, 1, 0);
 	KUNIT_ASSERT_TRUE(test, fence_wait(next));
 	KUNIT_EXPECT_EQ(test, 0, next->error);
-	msleep(jiffies_to_msecs(3 * timeout));
+	msleep(jiffies_to_msecs(2 * timeout));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&mock->timeouts));
 	mock_sched_fini(test, mock);
 }
