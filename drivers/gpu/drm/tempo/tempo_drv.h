@@ -82,6 +82,13 @@ int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file);
 int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
 			 struct drm_file *file);
+#if IS_ENABLED(CONFIG_KUNIT)
+int tempo_vm_map_kunit(struct tempo_device *tdev, struct tempo_vm *vm,
+		       struct tempo_mapping *m, void *vaddr, size_t bo_size,
+		       struct drm_tempo_vm_map *args);
+struct tempo_mapping *tempo_vm_unmap_kunit(struct tempo_vm *vm, u64 va,
+					   u64 size);
+#endif
 
 /* tempo_ctx.c */
 int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,

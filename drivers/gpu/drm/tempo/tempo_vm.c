@@ -190,6 +190,22 @@ static int vm_insert(struct tempo_vm *vm, struct tempo_mapping *m,
 	return ret;
 }
 
+/* Place @m, whose buffer is mapped at @m->vaddr, as @args asks. */
+static int vm_place(struct tempo_vm *vm, struct tempo_mapping *m,
+		    struct drm_tempo_vm_map *args)
+{
+	int ret;
+
+	m->bo_offset = args->bo_offset;
+	m->readonly = args->flags & DRM_TEMPO_VM_MAP_READONLY;
+	mutex_lock(&vm->lock);
+	ret = vm_insert(vm, m, args);
+	mutex_unlock(&vm->lock);
+	if (!ret)
+		args->va = m->node.start;
+	return ret;
+}
+
 static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 		  struct drm_gem_object *obj, struct drm_tempo_vm_map *args)
 {
@@ -205,16 +221,10 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 		goto err_free;
 	m->vaddr = map.vaddr;
 	m->obj = obj;
-	m->bo_offset = args->bo_offset;
-	m->readonly = args->flags & DRM_TEMPO_VM_MAP_READONLY;
-
-	mutex_lock(&vm->lock);
-	ret = vm_insert(vm, m, args);
-	mutex_unlock(&vm->lock);
+	ret = vm_place(vm, m, args);
 	if (TEMPO_IOCTL_DBG(tdev, ret))
 		goto err_vunmap;
 	drm_gem_object_get(obj);
-	args->va = m->node.start;
 	return 0;
 
 err_vunmap:
@@ -291,3 +301,53 @@ int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
 	mapping_free(m);
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * tempo_vm_map_kunit() - map kernel memory as VM_MAP would map a buffer
+ * @tdev: the device, for the argument checks' debug messages
+ * @vm: the address space
+ * @m: the mapping, owned by the caller
+ * @vaddr: the memory standing for the buffer
+ * @bo_size: its size
+ * @args: as for %DRM_IOCTL_TEMPO_VM_MAP but the handle, which is unused;
+ *	@args->va is set on success
+ *
+ * For the KUnit suites: the same argument checks and placement as the
+ * ioctl, without a GEM object. The caller unmaps @m with
+ * tempo_vm_unmap_kunit() before the last tempo_vm_put().
+ *
+ * Context: process.
+ * Return: 0, -EINVAL for arguments the ioctl refuses, or -ENOSPC when
+ * the range is taken.
+ */
+int tempo_vm_map_kunit(struct tempo_device *tdev, struct tempo_vm *vm,
+		       struct tempo_mapping *m, void *vaddr, size_t bo_size,
+		       struct drm_tempo_vm_map *args)
+{
+	if (!map_args_valid(tdev, args, bo_size))
+		return -EINVAL;
+	m->vaddr = vaddr;
+	return vm_place(vm, m, args);
+}
+
+/**
+ * tempo_vm_unmap_kunit() - unmap as VM_UNMAP would, without freeing
+ * @vm: the address space
+ * @va: start of the mapping
+ * @size: its size
+ *
+ * Context: process.
+ * Return: the mapping, or NULL when no mapping is exactly @va, @size.
+ */
+struct tempo_mapping *tempo_vm_unmap_kunit(struct tempo_vm *vm, u64 va,
+					   u64 size)
+{
+	struct tempo_mapping *m;
+
+	mutex_lock(&vm->lock);
+	m = vm_remove(vm, va, size);
+	mutex_unlock(&vm->lock);
+	return m;
+}
+#endif
