@@ -177,7 +177,7 @@ if [ "$module_ok" = 1 ]; then
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
 		"$probe" build/tests/uapi/priority build/tests/uapi/sched \
-		build/tests/uapi/exec build/tests/uapi/reset
+		build/tests/uapi/exec build/tests/uapi/reset build/tests/uapi/trace
 	stress_suite stress 100 50
 	debug_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then

@@ -41,6 +41,9 @@
 
 #include "tempo_drv.h"
 
+#define CREATE_TRACE_POINTS
+#include "tempo_trace.h"
+
 #define DRIVER_NAME	"tempo"
 #define DRIVER_DESC	"GPU scheduling testbed on an emulated GPU"
 #define DRIVER_MAJOR	1
@@ -157,9 +160,35 @@ static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
 	kfree(tfile);
 }
 
+/* Each ioctl behind a wrapper that traces its entry and its result. */
+#define TEMPO_TRACED(n, func)						\
+static int tempo_traced_##func(struct drm_device *dev, void *data,	\
+			       struct drm_file *file)			\
+{									\
+	int ret;							\
+									\
+	trace_tempo_ioctl(file->client_id, DRM_TEMPO_##n, #n);		\
+	ret = tempo_ioctl_##func(dev, data, file);			\
+	trace_tempo_ioctl_done(file->client_id, DRM_TEMPO_##n, ret);	\
+	return ret;							\
+}
+
+TEMPO_TRACED(QUERY, query)
+TEMPO_TRACED(BO_CREATE, bo_create)
+TEMPO_TRACED(BO_MMAP_OFFSET, bo_mmap_offset)
+TEMPO_TRACED(VM_MAP, vm_map)
+TEMPO_TRACED(VM_UNMAP, vm_unmap)
+TEMPO_TRACED(CTX_CREATE, ctx_create)
+TEMPO_TRACED(CTX_DESTROY, ctx_destroy)
+TEMPO_TRACED(CTX_GET_PARAM, ctx_get_param)
+TEMPO_TRACED(CTX_SET_PARAM, ctx_set_param)
+TEMPO_TRACED(EXEC, exec)
+TEMPO_TRACED(SCHED, sched)
+#undef TEMPO_TRACED
+
 static const struct drm_ioctl_desc tempo_ioctls[] = {
 #define TEMPO_IOCTL(n, func) \
-	DRM_IOCTL_DEF_DRV(TEMPO_##n, tempo_ioctl_##func, DRM_RENDER_ALLOW)
+	DRM_IOCTL_DEF_DRV(TEMPO_##n, tempo_traced_##func, DRM_RENDER_ALLOW)
 	TEMPO_IOCTL(QUERY, query),
 	TEMPO_IOCTL(BO_CREATE, bo_create),
 	TEMPO_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset),

@@ -36,6 +36,7 @@
 #include <drm/drm_managed.h>
 
 #include "tempo_drv.h"
+#include "tempo_trace.h"
 
 static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
 {
@@ -51,6 +52,7 @@ static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 {
 	struct tempo_job *job = container_of(cb, struct tempo_job, hw_done);
 
+	trace_tempo_job_done(&job->base, fence->error);
 	if (!fence->error || fence->error == -ECANCELED)
 		return;
 	if (!atomic_xchg(&job->state->guilty, 1))
@@ -72,6 +74,17 @@ static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
 		tempo_hw_hqd_set_priority(hqd, prio->pipe, prio->queue);
 }
 
+static void trace_run(struct drm_sched_job *sched_job,
+		      struct tempo_hw_hqd *hqd, u32 width)
+{
+	struct tempo_hw_hqd_info info;
+
+	if (!trace_tempo_job_run_enabled())
+		return;
+	tempo_hw_hqd_info(hqd, &info);
+	trace_tempo_job_run(sched_job, info.engine, info.queue, width);
+}
+
 static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -89,6 +102,7 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
 		program_hqd(job_hqd(sched_job), &job->prio);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
+	trace_run(sched_job, job_hqd(sched_job), 1);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
 	drm_dev_exit(idx);
@@ -118,7 +132,7 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return DRM_GPU_SCHED_STAT_ENODEV;
 	drm_sched_stop(sched, sched_job);
-	atomic_inc(&tdev->reset_count);
+	trace_tempo_reset(sched_job, atomic_inc_return(&tdev->reset_count));
 	abort_job(tdev, sched_job);
 	drm_sched_resubmit_jobs(sched);
 	tempo_compat_sched_start(sched);
@@ -200,6 +214,7 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 		program_hqd(hqds[i], &job->prio);
 	job->gang->submitted = true;
 	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
+	trace_run(sched_job, hqds[0], job->gang->hw.width);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
 	drm_dev_exit(idx);
@@ -217,7 +232,7 @@ static enum drm_gpu_sched_stat tempo_timedout_gang(struct drm_sched_job *sched_j
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return DRM_GPU_SCHED_STAT_ENODEV;
 	drm_sched_stop(sched, sched_job);
-	atomic_inc(&tdev->reset_count);
+	trace_tempo_reset(sched_job, atomic_inc_return(&tdev->reset_count));
 	if (job->gang->submitted) {
 		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
 		if (!dma_fence_wait_timeout(fence, false,

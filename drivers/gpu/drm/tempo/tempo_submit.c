@@ -35,6 +35,7 @@
 #include <drm/tempo_drm.h>
 
 #include "tempo_drv.h"
+#include "tempo_trace.h"
 
 /**
  * struct tempo_submit - what one exec acquires
@@ -255,6 +256,8 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 	drm_sched_job_arm(&s->job->base);
 	fence = dma_fence_get(&s->job->base.s_fence->finished);
 	atomic_inc(&s->job->state->in_flight);
+	trace_tempo_job_queued(&s->job->base, s->args->ctx_id, s->args->slot,
+			       tempo_ctx_priority(s->ctx));
 	drm_sched_entity_push_job(&s->job->base);
 	mutex_unlock(&s->ctx->lock);
 	s->job = NULL;

@@ -46,6 +46,7 @@
 #include <drm/tempo_drm.h>
 
 #include "tempo_hw_priv.h"
+#include "tempo_hw_trace.h"
 
 /* Polling period of WAIT_MEM, in microseconds. */
 #define TEMPO_CP_POLL_US	50
@@ -348,8 +349,11 @@ static int cp_enter(struct tempo_cp_exec *x)
 	struct tempo_mqd *mqd = &x->hqd->mqd;
 	struct tempo_cp_state *st = x->st;
 
-	if (st->job)
+	if (st->job) {
+		trace_tempo_hw_resume(x->engine->index, x->hqd->index,
+				      st->job->seqno);
 		return 0;
+	}
 	spin_lock_irq(&x->engine->lock);
 	st->job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
 	spin_unlock_irq(&x->engine->lock);
@@ -495,6 +499,8 @@ static int cp_thread(void *data)
 			continue;
 		}
 		x.hqd->preemptions++;
+		trace_tempo_hw_preempt(engine->index, x.hqd->index,
+				       x.st->job->seqno);
 		if (x.st->job->gang)
 			gang_leave(x.st->job, false);
 	}

@@ -31,6 +31,7 @@
 #include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
+#include "tempo_hw_trace.h"
 
 static const char *fence_driver_name(struct dma_fence *fence)
 {
@@ -281,6 +282,10 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 	bool busy;
 
 	spin_lock_irqsave(&engine->lock, flags);
+	trace_tempo_hw_hqd_priority(engine->index, hqd->index,
+				    hqd->mqd.pipe_priority,
+				    hqd->mqd.queue_priority, pipe_priority,
+				    queue_priority);
 	busy = hqd->mqd.rptr != hqd->mqd.wptr;
 	if (busy)
 		high_queue_busy(hqd, false);

@@ -21,6 +21,9 @@
 
 #include "tempo_hw_priv.h"
 
+#define CREATE_TRACE_POINTS
+#include "tempo_hw_trace.h"
+
 static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
 		       u32 engine_class, u32 instance)
 {

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * Tracepoints of the driver (TRACE_SYSTEM tempo): ioctls, jobs from exec
+ * to the hardware fence, resets. The hardware model has its own
+ * (hw/tempo_hw_trace.h). Both read along drm_sched's gpu_scheduler events:
+ * the fence context and seqno of a job's finished fence are the ones
+ * gpu_scheduler prints.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM tempo
+
+#if !defined(_TEMPO_TRACE_H_) || defined(TRACE_HEADER_MULTI_READ)
+#define _TEMPO_TRACE_H_
+
+#include <linux/tracepoint.h>
+#include <drm/gpu_scheduler.h>
+
+TRACE_EVENT(tempo_ioctl,
+	    TP_PROTO(u64 client, unsigned int nr, const char *name),
+	    TP_ARGS(client, nr, name),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(unsigned int, nr)
+			     __string(name, name)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->nr = nr;
+			   __assign_str(name);),
+	    TP_printk("client=%llu nr=%u %s", __entry->client, __entry->nr,
+		      __get_str(name))
+);
+
+TRACE_EVENT(tempo_ioctl_done,
+	    TP_PROTO(u64 client, unsigned int nr, int ret),
+	    TP_ARGS(client, nr, ret),
+	    TP_STRUCT__entry(__field(u64, client)
+			     __field(unsigned int, nr)
+			     __field(int, ret)),
+	    TP_fast_assign(__entry->client = client;
+			   __entry->nr = nr;
+			   __entry->ret = ret;),
+	    TP_printk("client=%llu nr=%u ret=%d", __entry->client,
+		      __entry->nr, __entry->ret)
+);
+
+DECLARE_EVENT_CLASS(tempo_job,
+		    TP_PROTO(struct drm_sched_job *job, u32 ctx, u32 slot,
+			     int arg),
+		    TP_ARGS(job, ctx, slot, arg),
+		    TP_STRUCT__entry(__field(u64, fence_context)
+				     __field(u64, seqno)
+				     __field(u32, ctx)
+				     __field(u32, slot)
+				     __field(int, arg)),
+		    TP_fast_assign(__entry->fence_context =
+					job->s_fence->finished.context;
+				   __entry->seqno = job->s_fence->finished.seqno;
+				   __entry->ctx = ctx;
+				   __entry->slot = slot;
+				   __entry->arg = arg;),
+		    TP_printk("fence=%llu:%llu ctx=%u slot=%u %d",
+			      __entry->fence_context, __entry->seqno,
+			      __entry->ctx, __entry->slot, __entry->arg)
+);
+
+/* Pushed to the scheduler; arg: the priority it runs at. */
+DEFINE_EVENT(tempo_job, tempo_job_queued,
+	     TP_PROTO(struct drm_sched_job *job, u32 ctx, u32 slot, int arg),
+	     TP_ARGS(job, ctx, slot, arg));
+
+TRACE_EVENT(tempo_job_run,
+	    TP_PROTO(struct drm_sched_job *job, u32 engine, u32 queue,
+		     u32 width),
+	    TP_ARGS(job, engine, queue, width),
+	    TP_STRUCT__entry(__field(u64, fence_context)
+			     __field(u64, seqno)
+			     __field(u32, engine)
+			     __field(u32, queue)
+			     __field(u32, width)),
+	    TP_fast_assign(__entry->fence_context =
+				job->s_fence->finished.context;
+			   __entry->seqno = job->s_fence->finished.seqno;
+			   __entry->engine = engine;
+			   __entry->queue = queue;
+			   __entry->width = width;),
+	    TP_printk("fence=%llu:%llu engine=%u queue=%u width=%u",
+		      __entry->fence_context, __entry->seqno, __entry->engine,
+		      __entry->queue, __entry->width)
+);
+
+TRACE_EVENT(tempo_job_done,
+	    TP_PROTO(struct drm_sched_job *job, int error),
+	    TP_ARGS(job, error),
+	    TP_STRUCT__entry(__field(u64, fence_context)
+			     __field(u64, seqno)
+			     __field(int, error)),
+	    TP_fast_assign(__entry->fence_context =
+				job->s_fence->finished.context;
+			   __entry->seqno = job->s_fence->finished.seqno;
+			   __entry->error = error;),
+	    TP_printk("fence=%llu:%llu error=%d", __entry->fence_context,
+		      __entry->seqno, __entry->error)
+);
+
+TRACE_EVENT(tempo_reset,
+	    TP_PROTO(struct drm_sched_job *job, u32 reset_count),
+	    TP_ARGS(job, reset_count),
+	    TP_STRUCT__entry(__field(u64, fence_context)
+			     __field(u64, seqno)
+			     __string(sched, job->sched->name)
+			     __field(u32, reset_count)),
+	    TP_fast_assign(__entry->fence_context =
+				job->s_fence->finished.context;
+			   __entry->seqno = job->s_fence->finished.seqno;
+			   __assign_str(sched);
+			   __entry->reset_count = reset_count;),
+	    TP_printk("fence=%llu:%llu sched=%s resets=%u",
+		      __entry->fence_context, __entry->seqno,
+		      __get_str(sched), __entry->reset_count)
+);
+
+#endif /* _TEMPO_TRACE_H_ */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE tempo_trace
+#include <trace/define_trace.h>

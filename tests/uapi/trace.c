@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tracepoints: the tempo and tempo_hw events fire for known work, in a
+ * tracefs instance of their own, along drm_sched's gpu_scheduler events.
+ * Root only.
+ */
+#include <sys/stat.h>
+
+#include "tempo_test.h"
+
+#define VA(e, off)	((e)->data.va + (off))
+
+FIXTURE(trace) {
+	struct tempo_env env;
+	char inst[128];
+	uint32_t slot;
+};
+
+static bool write_file(const char *dir, const char *file, const char *s)
+{
+	char path[256];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return false;
+	ok = fputs(s, f) >= 0;
+	return !fclose(f) && ok;
+}
+
+static const char *tracefs(void)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing",
+					    "/sys/kernel/debug/tracing" };
+	struct stat st;
+
+	for (int i = 0; i < 2; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/instances", dirs[i]);
+		if (!stat(path, &st))
+			return dirs[i];
+	}
+	return NULL;
+}
+
+FIXTURE_SETUP(trace)
+{
+	const char *fs = tracefs();
+	int fd = tempo_open_render();
+
+	self->inst[0] = 0;
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	if (!fs || geteuid())
+		SKIP(return, "needs root and tracefs");
+	snprintf(self->inst, sizeof(self->inst), "%s/instances/tempo-test-%d",
+		 fs, getpid());
+	ASSERT_EQ(0, mkdir(self->inst, 0700));
+	ASSERT_TRUE(write_file(self->inst, "events/tempo/enable", "1"));
+	ASSERT_TRUE(write_file(self->inst, "events/tempo_hw/enable", "1"));
+	/* drm_sched's own events, when the kernel has them. */
+	write_file(self->inst, "events/gpu_scheduler/enable", "1");
+	self->slot = tempo_default_slot(self->env.engines,
+					DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+}
+
+FIXTURE_TEARDOWN(trace)
+{
+	if (self->inst[0]) {
+		write_file(self->inst, "events/enable", "0");
+		rmdir(self->inst);
+	}
+	tempo_env_fini(&self->env);
+}
+
+/* The instance's trace so far, malloc()ed. */
+static char *trace_text(const char *inst)
+{
+	size_t cap = 1 << 20, len = 0;
+	char path[256], *buf = malloc(cap);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/trace", inst);
+	f = fopen(path, "r");
+	if (!f || !buf) {
+		free(buf);
+		return NULL;
+	}
+	for (size_t n; (n = fread(buf + len, 1, cap - 1 - len, f)) > 0;) {
+		len += n;
+		if (len == cap - 1) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	buf[len] = 0;
+	fclose(f);
+	return buf;
+}
+
+static int hqd_policy(void)
+{
+	FILE *f = fopen("/sys/module/tempo/parameters/hqd_policy", "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The "fence=C:S" of the first @event line, or "" */
+static void fence_of(const char *text, const char *event, char *out,
+		     size_t len)
+{
+	const char *p = strstr(text, event), *f;
+
+	out[0] = 0;
+	if (!p)
+		return;
+	f = strstr(p, "fence=");
+	if (f)
+		snprintf(out, len, "%.*s", (int)strcspn(f, " \n"), f);
+}
+
+TEST_F(trace, a_job_traces_its_ioctl_queue_run_and_end)
+{
+	struct tempo_env *e = &self->env;
+	char queued[64], done[64], *text;
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write32(&b, VA(e, 0x100), 1);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, self->slot, b.va));
+	tempo_sleep_ms(50);
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	ASSERT_NE(NULL, strstr(text, "tempo_ioctl: ")) TH_LOG("%s", text);
+	ASSERT_NE(NULL, strstr(text, " EXEC"));
+	ASSERT_NE(NULL, strstr(text, "tempo_ioctl_done: "));
+	ASSERT_NE(NULL, strstr(text, "tempo_job_run: "));
+	fence_of(text, "tempo_job_queued: ", queued, sizeof(queued));
+	fence_of(text, "tempo_job_done: ", done, sizeof(done));
+	ASSERT_NE(0, queued[0]);
+	ASSERT_STREQ(queued, done);
+	ASSERT_NE(NULL, strstr(strstr(text, "tempo_job_done: "), "error=0"));
+	free(text);
+}
+
+TEST_F(trace, preemption_traces_preempt_and_resume)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_batch lo, hi;
+	uint32_t low, high;
+	int lf, hf;
+	char *text;
+
+	if (!tempo_has_cap_sys_nice())
+		SKIP(return, "needs CAP_SYS_NICE for a high-priority context");
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_LOW, NULL, 0,
+				      &low));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+				      &high));
+	tempo_batch_init(&lo, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&lo, VA(e, 0x200));
+	tempo_pkt_wait_gate(&lo, e, 1);
+	tempo_pkt_end(&lo);
+	lf = tempo_submit(_metadata, e->fd, low, self->slot, lo.va);
+	while (!__atomic_load_n(tempo_u64(&e->data, 0x200), __ATOMIC_SEQ_CST))
+		tempo_sleep_ms(1);
+	tempo_batch_init(&hi, &e->cmd, 256, 64);
+	tempo_pkt_write32(&hi, VA(e, 0x300), 1);
+	tempo_pkt_end(&hi);
+	hf = tempo_submit(_metadata, e->fd, high, self->slot, hi.va);
+	ASSERT_EQ(1, tempo_fence_wait(hf, TEMPO_WAIT_MS));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(lf, TEMPO_WAIT_MS));
+	close(lf);
+	close(hf);
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	ASSERT_NE(NULL, strstr(text, "tempo_hw_preempt: ")) TH_LOG("%s", text);
+	ASSERT_NE(NULL, strstr(strstr(text, "tempo_hw_preempt: "),
+			       "tempo_hw_resume: "));
+	/* The dynamic policy programmed the high job's HQD. */
+	if (hqd_policy() == 1) {
+		ASSERT_NE(NULL, strstr(text, "tempo_hw_hqd_priority: "));
+	}
+	free(text);
+}
+
+TEST_F_TIMEOUT(trace, a_hang_traces_a_reset, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_batch b;
+	char *text;
+
+	if (e->dev.job_timeout_ms > 20000)
+		SKIP(return, "job timeout %u ms is too long to wait for",
+		     e->dev.job_timeout_ms);
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_wait_mem(&b, VA(e, 0x400), DRM_TEMPO_COMPARE_EQ, 0xdead,
+			   UINT64_MAX);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(-ETIMEDOUT, tempo_run(_metadata, e->fd, e->ctx, self->slot,
+					b.va));
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	ASSERT_NE(NULL, strstr(text, "tempo_reset: ")) TH_LOG("%s", text);
+	ASSERT_NE(NULL, strstr(text, "error=-110"));
+	free(text);
+}
+
+TEST_HARNESS_MAIN
