@@ -222,6 +222,50 @@ TEST_F_TIMEOUT(prio, high_priority_work_preempts_long_workgroups_mid_group, 60)
 	close(high);
 }
 
+/*
+ * The job timeout counts the time a job held its engine, not the time it
+ * spent preempted: a low-priority job kept off its engine by a stream of
+ * high-priority work for longer than the job timeout (it only runs in the
+ * starvation bound's slices) is not reset, and completes.
+ */
+TEST_F_TIMEOUT(prio, job_preempted_past_the_job_timeout_is_not_reset, 120)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t spin[] = { 10 * 1000 * 1000 };
+	uint32_t n = e->dev.job_timeout_ms * 3 / 2 / 10;
+	struct tempo_batch lo, hi;
+	int low, high = -1;
+
+	if (e->dev.job_timeout_ms > 5000)
+		SKIP(return, "job timeout %u ms is too long to wait for",
+		     e->dev.job_timeout_ms);
+	tempo_batch_init(&lo, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&lo, VA(e, T_LOW_START));
+	tempo_pkt_wait_gate(&lo, e, 1);
+	tempo_pkt_end(&lo);
+	low = tempo_submit(_metadata, e->fd, self->low, self->slot, lo.va);
+	wait_for_u64(_metadata, e, T_LOW_START);
+
+	/* 1.5 job timeouts of 10 ms high-priority dispatches. */
+	tempo_batch_init(&hi, &e->cmd, 4096, 64);
+	tempo_pkt_dispatch(&hi, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, spin, 1);
+	tempo_pkt_end(&hi);
+	for (uint32_t i = 0; i < n; i++) {
+		if (high >= 0)
+			close(high);
+		high = tempo_submit(_metadata, e->fd, self->high, self->slot,
+				    hi.va);
+	}
+	tempo_sleep_ms((int)e->dev.job_timeout_ms * 5 / 4);
+	/* Past its timeout, still waiting, not failed. */
+	ASSERT_EQ(0, tempo_fence_wait(low, 0));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(low, TEMPO_WAIT_MS));
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	close(low);
+	close(high);
+}
+
 TEST_F_TIMEOUT(prio, jobs_of_one_context_complete_in_order_under_preemption, 60)
 {
 	struct tempo_env *e = &self->env;

@@ -73,7 +73,8 @@ extern "C" {
  * with -EFAULT. Other job errors reported on the fence: -EILSEQ for an
  * illegal or malformed packet, -ELOOP for batch nesting deeper than
  * &drm_tempo_query_device.max_batch_depth, -ETIMEDOUT for a job that ran
- * past the job timeout (its hardware queue is reset), -ECANCELED for a job
+ * past the job timeout (its hardware queue is reset; time spent preempted
+ * by higher-priority work does not count), -ECANCELED for a job
  * that was cancelled, -ESRCH for a job that had not started when the
  * process that submitted it was killed (the scheduler drops such jobs once
  * their dependencies have signalled).

@@ -123,6 +123,25 @@ static void abort_job(struct tempo_device *tdev, struct drm_sched_job *sched_job
 		drm_warn_once(&tdev->drm, "hardware did not abort a job\n");
 }
 
+/*
+ * The timeout fired, but was the job running all that time? A job that
+ * held its engine for less than a quarter of the timeout spent the rest
+ * preempted by higher-priority work or waiting in its ring: it is not
+ * hung, and gets another timeout period.
+ */
+static bool job_hung(struct tempo_device *tdev, struct tempo_job *job)
+{
+	u64 limit = (u64)tdev->job_timeout_ms * NSEC_PER_MSEC / 4;
+	u32 i;
+
+	if (!job->gang)
+		return tempo_hw_job_run_ns(&job->hw) >= limit;
+	for (i = 0; i < job->gang->hw.width; i++)
+		if (tempo_hw_job_run_ns(&job->gang->hw.members[i]) >= limit)
+			return true;
+	return false;
+}
+
 static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct drm_gpu_scheduler *sched = sched_job->sched;
@@ -131,9 +150,13 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return DRM_GPU_SCHED_STAT_ENODEV;
+	/* Stop and restart even when not hung: the job goes back pending. */
 	drm_sched_stop(sched, sched_job);
-	trace_tempo_reset(sched_job, atomic_inc_return(&tdev->reset_count));
-	abort_job(tdev, sched_job);
+	if (job_hung(tdev, to_tempo_job(sched_job))) {
+		trace_tempo_reset(sched_job,
+				  atomic_inc_return(&tdev->reset_count));
+		abort_job(tdev, sched_job);
+	}
 	drm_sched_resubmit_jobs(sched);
 	tempo_compat_sched_start(sched);
 	drm_dev_exit(idx);
@@ -232,8 +255,9 @@ static enum drm_gpu_sched_stat tempo_timedout_gang(struct drm_sched_job *sched_j
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return DRM_GPU_SCHED_STAT_ENODEV;
 	drm_sched_stop(sched, sched_job);
-	trace_tempo_reset(sched_job, atomic_inc_return(&tdev->reset_count));
-	if (job->gang->submitted) {
+	if (job->gang->submitted && job_hung(tdev, job)) {
+		trace_tempo_reset(sched_job,
+				  atomic_inc_return(&tdev->reset_count));
 		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
 		if (!dma_fence_wait_timeout(fence, false,
 					    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))

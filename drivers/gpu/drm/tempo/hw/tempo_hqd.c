@@ -217,10 +217,43 @@ void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 {
 	struct tempo_engine *engine = hqd->engine;
 
+	u64 ran;
+
 	spin_lock_irq(&engine->lock);
-	hqd->busy_ns += ktime_get_ns() - engine->run_start;
+	ran = ktime_get_ns() - engine->run_start;
+	hqd->busy_ns += ran;
+	if (hqd->save.job)
+		hqd->save.job->run_ns += ran;
 	engine->current_hqd = NULL;
 	spin_unlock_irq(&engine->lock);
+}
+
+/**
+ * tempo_hw_job_run_ns() - how long a job has held its engine so far
+ * @job: a job submitted to an HQD, or a member of a submitted gang
+ *
+ * Time spent preempted, or waiting in its ring behind other jobs, does
+ * not count; the run in progress does.
+ *
+ * Context: any; takes the engine's lock.
+ * Return: nanoseconds.
+ */
+u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
+{
+	struct tempo_hw_hqd *hqd = job->hqd;
+	struct tempo_engine *engine;
+	unsigned long flags;
+	u64 ns;
+
+	if (!hqd)
+		return 0;
+	engine = hqd->engine;
+	spin_lock_irqsave(&engine->lock, flags);
+	ns = job->run_ns;
+	if (engine->current_hqd == hqd && hqd->save.job == job)
+		ns += ktime_get_ns() - engine->run_start;
+	spin_unlock_irqrestore(&engine->lock, flags);
+	return ns;
 }
 
 /**
@@ -308,6 +341,7 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	lockdep_assert_held(&hqd->engine->lock);
 	job->seqno = ++hqd->seqno;
 	job->hqd = hqd;
+	job->run_ns = 0;
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

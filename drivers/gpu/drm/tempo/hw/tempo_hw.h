@@ -130,6 +130,8 @@ struct tempo_hw_fence {
  * @hqd: the HQD it was written to, set by the hardware
  * @seqno: position of the job in its HQD, set by the hardware
  * @gang_present: a gang member holds its engine, set by the hardware
+ * @run_ns: time the job held its engine in the runs that ended (it was
+ *	preempted or it ended), set by the hardware
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
@@ -140,6 +142,7 @@ struct tempo_hw_job {
 	struct tempo_hw_hqd *hqd;
 	u64 seqno;
 	bool gang_present;
+	u64 run_ns;
 };
 
 /* Most batches of one gang. */
@@ -196,6 +199,7 @@ struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 				       struct tempo_hw_hqd **hqds);
 void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);
 bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd);
+u64 tempo_hw_job_run_ns(struct tempo_hw_job *job);
 void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 			       u8 queue_priority);
 
