@@ -119,6 +119,8 @@ int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 		      u64 user_slots, bool default_map);
 int tempo_map_apply_extensions(struct tempo_device *tdev,
 			       struct tempo_ctx *ctx, u64 extensions);
+void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
+		       bool high);
 struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
 					    struct tempo_slot *slot, bool high,
 					    u32 *n);

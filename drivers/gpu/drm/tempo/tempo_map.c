@@ -15,14 +15,16 @@
  *
  * Each slot has one drm_sched entity. A plain slot's entity may use the
  * HQDs of its engine that suit the context's priority; a balanced slot's
- * entity may use those of every sibling, so drm_sched places it on the
- * least-loaded one whenever the slot is idle. A parallel slot's entity
+ * entity is pointed, before each job, at those of the sibling engine with
+ * the fewest jobs on the hardware, and drm_sched moves it there whenever
+ * the slot is idle. A parallel slot's entity
  * feeds the device's gang scheduler, whose run_job picks a placement (one
  * engine per batch from its column of siblings, all distinct, idle engines
  * first, at random among equals) and writes every member into the gang
  * HQD of its engine.
  */
 
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -319,6 +321,57 @@ int tempo_map_apply_extensions(struct tempo_device *tdev,
 		if (TEMPO_IOCTL_DBG(tdev, ctx->slots[n].kind == TEMPO_SLOT_UNSET))
 			return -EINVAL;
 	return 0;
+}
+
+/* Jobs on an engine's hardware queues, its gang queue included. */
+static u32 engine_load(struct tempo_device *tdev,
+		       struct tempo_engine_desc *e)
+{
+	u32 q, load = 0;
+
+	for (q = 0; q < e->num_queues; q++)
+		load += tempo_hw_hqd_pending(tdev->queues[e->first_queue + q].hqd);
+	if (e->gang_hqd)
+		load += tempo_hw_hqd_pending(e->gang_hqd);
+	return load;
+}
+
+/**
+ * tempo_map_balance() - point a balanced slot at its least-loaded sibling
+ * @tdev: the device
+ * @slot: a slot of any kind; only balanced slots change
+ * @high: the job to come runs above normal priority
+ *
+ * drm_sched picks among the schedulers of the slot's entity by their own
+ * load, HQD by HQD, which does not see that two HQDs share an engine. So
+ * before each job the entity's list becomes the HQDs of the sibling engine
+ * with the fewest jobs on the hardware (at random among equals); drm_sched
+ * then picks among that engine's HQDs, and only when the slot is idle, so
+ * its jobs still complete in order.
+ *
+ * Context: process; the context's lock held.
+ */
+void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
+		       bool high)
+{
+	u32 n = slot->num_siblings, start, k, best_load = U32_MAX;
+	struct tempo_engine_desc *best = NULL;
+
+	if (slot->kind != TEMPO_SLOT_BALANCED)
+		return;
+	start = get_random_u32_below(n);
+	for (k = 0; k < n; k++) {
+		struct tempo_engine_desc *e = slot->siblings[(start + k) % n];
+		u32 load = engine_load(tdev, e);
+
+		if (e->num_placed[high] && load < best_load) {
+			best = e;
+			best_load = load;
+		}
+	}
+	if (best)
+		drm_sched_entity_modify_sched(&slot->entity, best->placed[high],
+					      best->num_placed[high]);
 }
 
 /**

@@ -253,6 +253,7 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 		mutex_unlock(&s->ctx->lock);
 		return ERR_PTR(ret);
 	}
+	tempo_map_balance(s->tdev, s->slot, s->job->prio.high);
 	drm_sched_job_arm(&s->job->base);
 	fence = dma_fence_get(&s->job->base.s_fence->finished);
 	atomic_inc(&s->job->state->in_flight);

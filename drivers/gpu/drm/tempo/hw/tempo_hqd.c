@@ -461,6 +461,24 @@ void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error)
 }
 
 /**
+ * tempo_hw_hqd_pending() - jobs in an HQD's ring
+ * @hqd: the queue
+ *
+ * Context: any; takes the engine's lock.
+ * Return: the jobs queued or running on it.
+ */
+u32 tempo_hw_hqd_pending(struct tempo_hw_hqd *hqd)
+{
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&hqd->engine->lock, flags);
+	n = hqd->mqd.wptr - hqd->mqd.rptr;
+	spin_unlock_irqrestore(&hqd->engine->lock, flags);
+	return n;
+}
+
+/**
  * tempo_hw_hqd_idle() - whether an HQD's ring is empty
  * @hqd: the queue
  *
@@ -469,13 +487,7 @@ void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error)
  */
 bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd)
 {
-	unsigned long flags;
-	bool idle;
-
-	spin_lock_irqsave(&hqd->engine->lock, flags);
-	idle = hqd->mqd.rptr == hqd->mqd.wptr;
-	spin_unlock_irqrestore(&hqd->engine->lock, flags);
-	return idle;
+	return !tempo_hw_hqd_pending(hqd);
 }
 
 static void fence_end(struct dma_fence *fence, int error)

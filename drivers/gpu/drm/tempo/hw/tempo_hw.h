@@ -199,6 +199,7 @@ struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 				       struct tempo_hw_hqd **hqds);
 void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);
 bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd);
+u32 tempo_hw_hqd_pending(struct tempo_hw_hqd *hqd);
 u64 tempo_hw_job_run_ns(struct tempo_hw_job *job);
 void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 			       u8 queue_priority);
