@@ -69,15 +69,17 @@ $make -C tools/tempo-fuzz || fail_step "make -C tools/tempo-fuzz"
 
 # stress_suite NAME HANG_CYCLES MODULE_CYCLES [tools/vm/run options]: one
 # VM boot with a short job timeout running the hang-and-recover cycles,
-# the module unload/reload cycles with work in flight, and the fuzzer as
-# root and as the unprivileged user (tools/tempo-fuzz/README.rst).
+# the module unload/reload cycles with work in flight (they reload it
+# with the default timeout: their holders keep jobs waiting on purpose),
+# and the fuzzer as root and as the unprivileged user
+# (tools/tempo-fuzz/README.rst).
 stress_suite() {
 	local name=$1 hangs=$2 cycles=$3
 	shift 3
 	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
 		"$probe" \
 		"TEMPO_HANG_CYCLES=$hangs build/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
-		"TEMPO_MODULE_CYCLES=$cycles tests/guest/module-cycles.sh" \
+		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=2000 $modparams' tests/guest/module-cycles.sh" \
 		"build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
 		"user:build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
 }
@@ -110,7 +112,7 @@ debug_suite() {
 		--modules-dir "$TEMPO_DEBUG_MODULES" --module "$ko" \
 		${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" tests/guest/kunit.sh
-	stress_suite debug-kernel-stress 20 10 --kernel "$TEMPO_DEBUG_KERNEL" \
+	stress_suite debug-kernel-stress 100 50 --kernel "$TEMPO_DEBUG_KERNEL" \
 		--modules-dir "$TEMPO_DEBUG_MODULES" --module "$ko"
 }
 
