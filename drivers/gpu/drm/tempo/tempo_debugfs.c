@@ -9,9 +9,15 @@
  * Under /sys/kernel/debug/dri/<minor>/:
  *
  * - ``hqds``: every hardware queue with its MQD: pipe and queue priority,
- *   active bit, whether its job runs now, read and write pointers, jobs
- *   done;
- * - ``cus``: the compute units, how many are busy, workgroups done.
+ *   active bit, whether its job runs now or was preempted, read and write
+ *   pointers, jobs done, preemptions, and the nanoseconds its engine's
+ *   command processor spent on it (the run in progress included);
+ * - ``cus``: the compute units, how many are busy, how many are kept for
+ *   high-priority queues, workgroups done;
+ * - ``contexts``: every context of every open file: the file's client id
+ *   (as in fdinfo) and process, the context id, its own and its effective
+ *   priority, whether it is banned, and its jobs in flight (submitted, not
+ *   yet freed).
  */
 
 #include <linux/seq_file.h>
@@ -37,9 +43,44 @@ static int cus_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+static void file_contexts_show(struct seq_file *m, struct drm_file *file)
+{
+	struct tempo_file *tfile = to_tempo_file(file);
+	struct tempo_ctx *ctx;
+	unsigned long id;
+	pid_t pid;
+
+	rcu_read_lock();
+	pid = pid_vnr(rcu_dereference(file->pid));
+	rcu_read_unlock();
+	/* Held, the lock keeps CTX_DESTROY from dropping a context. */
+	xa_lock(&tfile->contexts);
+	xa_for_each(&tfile->contexts, id, ctx)
+		seq_printf(m, "%llu %d %lu %d %d %d %d\n", file->client_id, pid,
+			   id, READ_ONCE(ctx->priority), tempo_ctx_priority(ctx),
+			   tempo_ctx_banned(ctx),
+			   atomic_read(&ctx->state->in_flight));
+	xa_unlock(&tfile->contexts);
+}
+
+static int contexts_show(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct drm_device *dev = entry->dev;
+	struct drm_file *file;
+
+	seq_puts(m, "client pid ctx priority effective banned in_flight\n");
+	mutex_lock(&dev->filelist_mutex);
+	list_for_each_entry(file, &dev->filelist, lhead)
+		file_contexts_show(m, file);
+	mutex_unlock(&dev->filelist_mutex);
+	return 0;
+}
+
 static const struct drm_debugfs_info tempo_debugfs_list[] = {
 	{ "hqds", hqds_show, 0 },
 	{ "cus", cus_show, 0 },
+	{ "contexts", contexts_show, 0 },
 };
 
 /**

@@ -235,6 +235,7 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 	struct tempo_job *job = to_tempo_job(sched_job);
 
 	tempo_usage_account(job);
+	atomic_dec(&job->state->in_flight);
 	drm_sched_job_cleanup(sched_job);
 	tempo_job_free(job);
 }

@@ -254,6 +254,7 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 	}
 	drm_sched_job_arm(&s->job->base);
 	fence = dma_fence_get(&s->job->base.s_fence->finished);
+	atomic_inc(&s->job->state->in_flight);
 	drm_sched_entity_push_job(&s->job->base);
 	mutex_unlock(&s->ctx->lock);
 	s->job = NULL;

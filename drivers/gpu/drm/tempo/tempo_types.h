@@ -272,11 +272,13 @@ struct tempo_usage {
  * @guilty: a job of the context failed on the hardware; set from the
  *	hardware fence's signalling path, read by exec
  * @usage: the file's engine usage, referenced
+ * @in_flight: jobs pushed to the scheduler and not freed yet, for debugfs
  */
 struct tempo_ctx_state {
 	struct kref refcount;
 	atomic_t guilty;
 	struct tempo_usage *usage;
+	atomic_t in_flight;
 };
 
 /**

@@ -489,6 +489,7 @@ static int cp_thread(void *data)
 		}
 		x.st = &x.hqd->save;
 		ret = cp_run(&x);
+		tempo_hqd_ran(x.hqd);
 		if (ret != TEMPO_CP_PREEMPTED) {
 			cp_end_job(&x, ret);
 			continue;

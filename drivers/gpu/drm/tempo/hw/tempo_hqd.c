@@ -201,8 +201,25 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 		     now + TEMPO_HW_TIMESLICE_NS : 0;
 	note_waiting(engine, best, now);
 	engine->current_hqd = best;
+	engine->run_start = now;
 	spin_unlock_irq(&engine->lock);
 	return best;
+}
+
+/**
+ * tempo_hqd_ran() - the command processor left the queue it selected
+ * @hqd: the queue, preempted or with its job ended
+ *
+ * Context: the engine's command processor.
+ */
+void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
+{
+	struct tempo_engine *engine = hqd->engine;
+
+	spin_lock_irq(&engine->lock);
+	hqd->busy_ns += ktime_get_ns() - engine->run_start;
+	engine->current_hqd = NULL;
+	spin_unlock_irq(&engine->lock);
 }
 
 /**

@@ -249,21 +249,27 @@ void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m)
 	static const char * const names[] = { "gfx", "compute", "copy" };
 	u32 i, q;
 
-	seq_puts(m, "engine     queue pipe_prio queue_prio active running preempted rptr wptr done preemptions\n");
+	seq_puts(m, "engine     queue pipe_prio queue_prio active running preempted rptr wptr done preemptions busy_ns\n");
 	for (i = 0; i < hw->num_engines; i++) {
 		struct tempo_engine *e = &hw->engines[i];
 
 		spin_lock_irq(&e->lock);
 		for (q = 0; q < e->num_hqds; q++) {
 			struct tempo_hw_hqd *h = &e->hqds[q];
+			u64 busy = h->busy_ns;
+			char name[16];
 
-			seq_printf(m, "%-7s%-3u %5u %9u %10u %6u %7u %9u %4u %4u %4llu %11llu\n",
-				   names[e->engine_class], e->instance, q,
+			if (e->current_hqd == h)
+				busy += ktime_get_ns() - e->run_start;
+			snprintf(name, sizeof(name), "%s%u",
+				 names[e->engine_class], e->instance);
+			seq_printf(m, "%-10s %5u %9u %10u %6u %7u %9u %4u %4u %4llu %11llu %llu\n",
+				   name, q,
 				   h->mqd.pipe_priority, h->mqd.queue_priority,
 				   h->mqd.active, e->current_hqd == h,
 				   e->current_hqd != h && h->save.job,
 				   h->mqd.rptr, h->mqd.wptr, h->jobs_done,
-				   h->preemptions);
+				   h->preemptions, busy);
 		}
 		spin_unlock_irq(&e->lock);
 	}

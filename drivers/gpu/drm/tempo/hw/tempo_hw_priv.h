@@ -121,6 +121,8 @@ struct tempo_cp_state {
  * @waiting_since: when the queue last had work but was not chosen, or 0
  * @jobs_done: jobs completed, for debugfs
  * @preemptions: times it was preempted, for debugfs
+ * @busy_ns: time the command processor spent on the queue's jobs, not
+ *	counting the run in progress; guarded by @engine's lock
  */
 struct tempo_hw_hqd {
 	struct tempo_engine *engine;
@@ -135,6 +137,7 @@ struct tempo_hw_hqd {
 	u64 waiting_since;
 	u64 jobs_done;
 	u64 preemptions;
+	u64 busy_ns;
 };
 
 /**
@@ -150,6 +153,7 @@ struct tempo_hw_hqd {
  * @num_hqds: entries in @hqds
  * @hqds: the hardware queues
  * @current_hqd: queue whose job runs now
+ * @run_start: when @current_hqd was chosen
  */
 struct tempo_engine {
 	struct tempo_hw *hw;
@@ -163,6 +167,7 @@ struct tempo_engine {
 	u32 num_hqds;
 	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
 	struct tempo_hw_hqd *current_hqd;
+	u64 run_start;
 };
 
 /**
@@ -248,6 +253,7 @@ bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd);
 u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd);
 struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
+void tempo_hqd_ran(struct tempo_hw_hqd *hqd);
 bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end);
 void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,

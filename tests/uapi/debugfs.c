@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * debugfs (/sys/kernel/debug/dri/<minor>/): the hqds file's busy time and
+ * the contexts file's jobs in flight move with known work. Root only.
+ */
+#include <dirent.h>
+
+#include "tempo_test.h"
+
+FIXTURE(debugfs) {
+	struct tempo_env env;
+	char dir[256];
+};
+
+/* The debugfs directory of the tempo device, or "" when none is found. */
+static void find_dir(char *dir, size_t len)
+{
+	DIR *d = opendir("/sys/kernel/debug/dri");
+	struct dirent *de;
+
+	dir[0] = 0;
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[320], name[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f) && !strncmp(name, "tempo", 5)) {
+			snprintf(dir, len, "/sys/kernel/debug/dri/%.200s", de->d_name);
+			fclose(f);
+			break;
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+FIXTURE_SETUP(debugfs)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+	find_dir(self->dir, sizeof(self->dir));
+	if (!self->dir[0])
+		SKIP(return, "no tempo directory in /sys/kernel/debug/dri");
+}
+
+FIXTURE_TEARDOWN(debugfs)
+{
+	tempo_env_fini(&self->env);
+}
+
+#define MAX_QUEUES	16
+
+/* Column @col of the hqds line of queue @queue of @engine ("copy1"), or -1. */
+static long long hqd_column(const char *dir, const char *engine,
+			    unsigned int queue, int col)
+{
+	char path[320], line[512];
+	long long value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/hqds", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *words[16], *save = NULL;
+		int n = 0;
+
+		for (char *w = strtok_r(line, " \t\n", &save); w && n < 16;
+		     w = strtok_r(NULL, " \t\n", &save))
+			words[n++] = w;
+		if (n <= col || strcmp(words[0], engine) ||
+		    strtoul(words[1], NULL, 0) != queue)
+			continue;
+		value = strtoll(words[col], NULL, 0);
+		break;
+	}
+	fclose(f);
+	return value;
+}
+
+static uint64_t gated_batch(struct tempo_env *e, uint32_t offset)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 64);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+TEST_F(debugfs, contexts_lists_jobs_in_flight)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t slot = tempo_default_slot(e->engines,
+					   DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	int fences[3];
+
+	for (int i = 0; i < 3; i++)
+		fences[i] = tempo_submit(_metadata, e->fd, e->ctx, slot,
+					 gated_batch(e, 256 * i));
+	/* Lines: client pid ctx priority effective banned in_flight. */
+	{
+		char path[320], line[256];
+		bool found = false;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/contexts", self->dir);
+		f = fopen(path, "r");
+		ASSERT_NE(NULL, f);
+		ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+		ASSERT_STREQ("client pid ctx priority effective banned in_flight\n",
+			     line);
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long client;
+			int pid, prio, eff, banned, in_flight;
+			unsigned int ctx;
+
+			ASSERT_EQ(7, sscanf(line, "%llu %d %u %d %d %d %d",
+					    &client, &pid, &ctx, &prio, &eff,
+					    &banned, &in_flight));
+			if (pid != getpid() || ctx != e->ctx)
+				continue;
+			found = true;
+			ASSERT_EQ(0, banned);
+			ASSERT_EQ(3, in_flight);
+		}
+		fclose(f);
+		ASSERT_TRUE(found);
+	}
+	tempo_gate_set(e, 1);
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(1, tempo_fence_wait(fences[i], TEMPO_WAIT_MS));
+		close(fences[i]);
+	}
+}
+
+/* The HQD that ran a job held for 100 ms shows at least 100 ms more. */
+TEST_F(debugfs, hqds_busy_time_grows_by_the_time_a_job_ran)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t slot = tempo_default_slot(e->engines,
+					   DRM_TEMPO_ENGINE_CLASS_COPY, 1);
+	long long before[MAX_QUEUES], after;
+	int fence, q, grown = -1;
+
+	/* Every queue of engine copy1; busy_ns is column 11. */
+	for (q = 0; q < MAX_QUEUES; q++)
+		before[q] = hqd_column(self->dir, "copy1", q, 11);
+	ASSERT_LE(0, before[0]);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, slot,
+			     gated_batch(e, 0));
+	tempo_sleep_ms(100);
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	close(fence);
+	for (q = 0; q < MAX_QUEUES && before[q] >= 0; q++) {
+		after = hqd_column(self->dir, "copy1", q, 11);
+		if (after - before[q] >= 100000000ll)
+			grown = q;
+	}
+	ASSERT_LE(0, grown) TH_LOG("no queue of copy1 shows 100 ms more");
+}
+
+TEST_HARNESS_MAIN
