@@ -303,6 +303,16 @@ TEST(TopView, NewClientHasNoRateYetAndContextsGroup)
     EXPECT_EQ(v.clients[0].contexts->count, 2U);
     EXPECT_EQ(v.clients[0].contexts->max_priority, "high");
     EXPECT_EQ(v.clients[0].contexts->in_flight, 5U);
+
+    // As the kernel prints them: uAPI numbers.
+    b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                "7 42 1 -512 -512 0 2\n"
+                                "7 42 2 512 0 1 0\n");
+    const auto n = compute_view(a, b);
+    EXPECT_EQ(n.clients[0].contexts->max_priority, "high");
+    EXPECT_EQ(n.clients[0].contexts->banned, 1U);
+    EXPECT_EQ(priority_name("1023"), "very-high");
+    EXPECT_EQ(priority_name("7"), "7");
 }
 
 TEST(TopView, BusyIsClamped)

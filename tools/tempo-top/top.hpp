@@ -289,6 +289,18 @@ inline std::optional<std::int64_t> priority_value(std::string_view text)
     return std::nullopt;
 }
 
+/// A priority for display: its name ("high") when it is a known uAPI value.
+inline std::string priority_name(std::string_view text)
+{
+    static constexpr std::pair<std::int64_t, std::string_view> names[] = {
+        {-1023, "very-low"}, {-512, "low"}, {0, "normal"}, {512, "high"}, {1023, "very-high"}};
+    if (const auto n = to_i64(text))
+        for (const auto& [v, name] : names)
+            if (*n == v)
+                return std::string{name};
+    return std::string{text};
+}
+
 inline std::vector<ContextRow> parse_contexts(std::string_view text)
 {
     std::vector<ContextRow> out;
@@ -645,7 +657,7 @@ inline View compute_view(const Sample& before, const Sample& now)
                 cc.banned += ctx.banned ? 1 : 0;
                 const auto p = priority_value(ctx.priority);
                 if (cc.max_priority.empty() || (p && (!best || *p > *best))) {
-                    cc.max_priority = ctx.priority;
+                    cc.max_priority = priority_name(ctx.priority);
                     best = p;
                 }
             }
