@@ -171,7 +171,7 @@ int run_json(const Options& o)
     std::this_thread::sleep_for(std::chrono::milliseconds(o.interval_ms));
     const auto s1 = tempo::top::take_sample(o.sources);
     if (!s1.debugfs)
-        std::cerr << "tempo-top: no tempo debugfs directory below " << o.sources.debugfs
+        std::cerr << "tempo-top: no tempo debugfs directory below " << o.sources.debugfs.string()
                   << " (mounted? root?)\n";
     tempo::top::write_json(tempo::top::compute_view(s0, s1), std::cout, o.interval_ms);
     std::cout.flush();
