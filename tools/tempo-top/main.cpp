@@ -113,7 +113,10 @@ public:
     {
         if (entered_)
             return;
-        if (::isatty(STDIN_FILENO) && ::tcgetattr(STDIN_FILENO, &saved_) == 0) {
+        // Only in the foreground: tcsetattr() from a background process
+        // group would stop us (SIGTTOU).
+        if (::isatty(STDIN_FILENO) && ::tcgetpgrp(STDIN_FILENO) == ::getpgrp() &&
+            ::tcgetattr(STDIN_FILENO, &saved_) == 0) {
             termios raw = saved_;
             raw.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);
             raw.c_cc[VMIN] = 0;
@@ -159,7 +162,7 @@ void draw(const std::vector<std::string>& frame)
     std::string out = "\x1b[H";
     const std::size_t body = rows > 1 ? rows - 1 : 1;
     for (std::size_t i = 0; i < frame.size() && i < body; i++)
-        out += frame[i] + "\x1b[K\r\n";
+        out += frame[i] + "\x1b[K\n";
     out += "\x1b[J\x1b[7m q: quit \x1b[0m";
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
@@ -222,7 +225,10 @@ int run_live(const Options& o)
     std::optional<tempo::top::View> view;
     auto next = Clock::now() + std::chrono::milliseconds(o.interval_ms);
     std::uint64_t frames = 0;
-    const bool keys = ::isatty(STDIN_FILENO);
+    // Keys only from a terminal we are the foreground of; reading it from
+    // the background (after Ctrl-Z and bg) fails instead of stopping us.
+    const bool keys = ::isatty(STDIN_FILENO) && ::tcgetpgrp(STDIN_FILENO) == ::getpgrp();
+    std::signal(SIGTTIN, SIG_IGN);
     for (;;) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now());
