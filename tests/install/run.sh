@@ -229,7 +229,8 @@ installed_files() {
 		usr/lib/cmake/tempo/tempoConfig.cmake \
 		usr/lib/cmake/tempo/tempoConfigVersion.cmake \
 		usr/lib/cmake/tempo/tempoTargets.cmake \
-		usr/bin/tempo-info usr/bin/tempo-bench usr/bin/tempo-demo; do
+		usr/bin/tempo-info usr/bin/tempo-bench usr/bin/tempo-demo \
+		usr/bin/tempo-top; do
 		# shellcheck disable=SC2086
 		if compgen -G "$dest/"$f >/dev/null; then
 			echo "have $f"
@@ -284,7 +285,7 @@ consumer_cmake() {
 
 installed_tools() {
 	local t
-	for t in tempo-info tempo-bench tempo-demo; do
+	for t in tempo-info tempo-bench tempo-demo tempo-top; do
 		"$dest/usr/bin/$t" --help >/dev/null || { echo "$t --help failed"; return 1; }
 		echo "$t --help: ok"
 	done

@@ -867,6 +867,12 @@ TEST_F(DeviceTest, TempoInfoRuns)
     EXPECT_NE(json.find("\"value\": " + std::to_string(tempo::to_uapi(info.max_priority))),
               std::string::npos)
         << json;
+    EXPECT_NE(json.find("\"parallel_classes\": " + std::to_string(info.parallel_classes) + ","),
+              std::string::npos)
+        << json;
+    EXPECT_NE(json.find("\"max_siblings\": " + std::to_string(info.max_siblings)),
+              std::string::npos)
+        << json;
 
     const auto [usage_status, usage] = run_command(tool + " --no-such-option 2>/dev/null");
     EXPECT_EQ(usage_status, 2);

@@ -150,6 +150,26 @@ static int fence_status(int fence, int timeout_ms)
 	return info.status;
 }
 
+static void usage(FILE *out)
+{
+	fputs("usage: tempo-hold [options]\n"
+	      "Put jobs in flight on the tempo device, write \"submitted\" to the\n"
+	      "state file, wait for SIGUSR1, then do what --then says.\n"
+	      "  --gate N       jobs waiting on a gate in their own buffer (default 1)\n"
+	      "  --spin MS      also a DISPATCH of SPIN for MS milliseconds (default 0)\n"
+	      "  --queued N     jobs queued behind the first gated one (default 0)\n"
+	      "  --state FILE   where to write \"submitted\" (and \"closed\")\n"
+	      "  --then WHAT    after SIGUSR1: close (the file, jobs in flight; the\n"
+	      "                 default), release (open the gate, wait, check every\n"
+	      "                 job), exit (with everything open) or keep-fence\n"
+	      "                 (close the file, keep a job's sync_file, wait for\n"
+	      "                 a second SIGUSR1, print its status)\n"
+	      "  --timeout S    give up waiting for SIGUSR1 after S seconds (default 60)\n"
+	      "  -h, --help     this text\n"
+	      "Exit status: 0, 1 on a failed check, 2 on usage or set-up errors,\n"
+	      "3 on timeout, 77 without a device.\n", out);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -159,6 +179,7 @@ int main(int argc, char **argv)
 		{ "state", required_argument, NULL, 'f' },
 		{ "then", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct drm_tempo_bo_create bc = { .size = BO_SIZE };
@@ -178,8 +199,11 @@ int main(int argc, char **argv)
 	struct timespec ts;
 	uint8_t *map;
 
-	while ((opt = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
 		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return 0;
 		case 'g':
 			gated = (unsigned int)atoi(optarg);
 			break;
@@ -199,7 +223,7 @@ int main(int argc, char **argv)
 			timeout = atof(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: see the comment at the top of tempo-hold.c\n");
+			usage(stderr);
 			return 2;
 		}
 	}

@@ -27,7 +27,8 @@ constexpr std::string_view usage_text = R"(Usage: tempo-info [OPTIONS]
 
 Print the tempo device: its engines by class and instance with their
 hardware queues (pipe and queue priorities), compute units, limits,
-timestamp frequency and the caller's priority ceiling.
+the engine classes with parallel slots, timestamp frequency and the
+caller's priority ceiling.
 
 Options:
   --json           print JSON instead of text
@@ -87,6 +88,21 @@ std::string class_summary(const tempo::Device& device)
     return text;
 }
 
+/// The engine classes whose bit is set in @mask (DeviceInfo::parallel_classes).
+std::string parallel_summary(std::uint32_t mask)
+{
+    std::string text;
+    for (auto c :
+         {tempo::EngineClass::Gfx, tempo::EngineClass::Compute, tempo::EngineClass::Copy}) {
+        if ((mask >> static_cast<unsigned>(c) & 1U) == 0)
+            continue;
+        if (!text.empty())
+            text += ", ";
+        text += tempo::to_string(c);
+    }
+    return text.empty() ? "none" : text;
+}
+
 std::string describe_priority(tempo::Priority p)
 {
     return tempo::to_string(p) + " (" + std::to_string(tempo::to_uapi(p)) + ")";
@@ -118,6 +134,9 @@ void print_text(const tempo::Device& device)
     std::printf("  workgroups           %u per dispatch\n", info.max_groups);
     std::printf("  job timeout          %lld ms\n",
                 static_cast<long long>(info.job_timeout.count()));
+    std::printf("  siblings per slot    %u\n", info.max_siblings);
+    std::printf("parallel slots         %s (mask 0x%x)\n",
+                parallel_summary(info.parallel_classes).c_str(), info.parallel_classes);
     std::printf("engines\n");
     for (const auto& engine : device.engines()) {
         std::printf("  %-12s %u hardware queue%s (hqd %u..%u)\n",
@@ -162,7 +181,14 @@ void print_json(const tempo::Device& device)
     j.field("max_packet_dwords", info.max_packet_dwords);
     j.field("max_groups", info.max_groups);
     j.field("job_timeout_ms", static_cast<std::int64_t>(info.job_timeout.count()));
+    j.field("max_siblings", info.max_siblings);
     j.end_object();
+    j.field("parallel_classes", info.parallel_classes);
+    j.key("parallel_class_names").begin_array();
+    for (auto c : {tempo::EngineClass::Gfx, tempo::EngineClass::Compute, tempo::EngineClass::Copy})
+        if (info.supports_parallel(c))
+            j.value(tempo::to_string(c));
+    j.end_array();
     j.key("engines").begin_array();
     for (const auto& engine : device.engines()) {
         j.begin_object();
@@ -170,6 +196,7 @@ void print_json(const tempo::Device& device)
         j.field("class", tempo::to_string(engine.engine.engine_class));
         j.field("instance", engine.engine.instance);
         j.field("first_hqd", engine.first_hqd);
+        j.field("num_hqds", engine.num_hqds);
         j.key("hqds").begin_array();
         for (const auto& hqd : device.hqds(engine)) {
             j.begin_object();

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * tempo-top's model on fixture text: the debugfs parsers, fdinfo over a
+ * fake /proc tree, the busy shares of two samples and the JSON fields.
+ * No device needed.
+ */
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "top.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using namespace tempo::top;
+
+// As the kernel prints it: "%-7s%-3u" splits "gfx0" into "gfx    0".
+constexpr std::string_view hqds_old =
+    "engine     queue pipe_prio queue_prio active running preempted rptr wptr done preemptions\n"
+    "gfx    0      0         1          8      1       0         0    4    4    4           0\n"
+    "compute0      0         1          8      1       1         0   10   12   10           0\n"
+    "compute0      1         2         15      1       0         1    3    5    3           2\n"
+    "copy   0      0         1          8      0       0         0    0    0    0           0\n";
+
+std::string hqds_busy(std::uint64_t gfx, std::uint64_t c0, std::uint64_t c1, std::uint64_t done0)
+{
+    std::ostringstream s;
+    s << "engine     queue pipe_prio queue_prio active running preempted rptr wptr done "
+         "preemptions busy_ns\n"
+      << "gfx    0      0         1          8      1       0         0    4    4    4     0 "
+      << gfx << "\n"
+      << "compute0      0         1          8      1       1         0   10   12 " << done0
+      << "     0 " << c0 << "\n"
+      << "compute0      1         2         15      1       0         1    3    5    3     2 " << c1
+      << "\n";
+    return s.str();
+}
+
+constexpr std::string_view cus_text = "cus: 8\n"
+                                      "busy: 6\n"
+                                      "busy_below_high: 4\n"
+                                      "reserved_for_high: 2\n"
+                                      "high_queues_with_work: 1\n"
+                                      "sequencer: priority\n"
+                                      "workgroups_done: 1234\n";
+
+std::string fdinfo(std::uint64_t id, std::uint64_t compute_ns, std::string_view total = "4 MiB",
+                   std::string_view driver = "tempo")
+{
+    std::ostringstream s;
+    s << "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t123\n"
+      << "drm-driver:\t" << driver << "\n"
+      << "drm-client-id:\t" << id << "\n"
+      << "drm-pdev:\t0000:00:00.0\n"
+      << "drm-engine-gfx:\t0 ns\n"
+      << "drm-engine-capacity-gfx:\t1\n"
+      << "drm-engine-compute:\t" << compute_ns << " ns\n"
+      << "drm-engine-capacity-compute:\t2\n"
+      << "drm-engine-copy:\t0 ns\n"
+      << "drm-engine-capacity-copy:\t1\n"
+      << "drm-total-memory:\t" << total << "\n"
+      << "drm-shared-memory:\t0\n"
+      << "drm-resident-memory:\t512 KiB\n";
+    return s.str();
+}
+
+/// A temporary directory, removed with everything in it.
+class TempDir {
+public:
+    TempDir()
+    {
+        std::string tmpl = (fs::temp_directory_path() / "tempo-top-test.XXXXXX").string();
+        if (!::mkdtemp(tmpl.data()))
+            throw std::runtime_error("mkdtemp");
+        path_ = tmpl;
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    [[nodiscard]] const fs::path& path() const { return path_; }
+
+    void write(const fs::path& rel, std::string_view text) const
+    {
+        fs::create_directories((path_ / rel).parent_path());
+        std::ofstream(path_ / rel) << text;
+    }
+
+private:
+    fs::path path_;
+};
+
+TEST(TopParse, HqdsWithoutBusyNs)
+{
+    const auto rows = parse_hqds(hqds_old);
+    ASSERT_EQ(rows.size(), 4U);
+    EXPECT_EQ(rows[0].engine, "gfx0");
+    EXPECT_EQ(rows[1].engine, "compute0");
+    EXPECT_EQ(rows[2].queue, 1U);
+    EXPECT_EQ(rows[2].pipe_prio, 2U);
+    EXPECT_EQ(rows[2].queue_prio, 15U);
+    EXPECT_EQ(rows[2].preemptions, 2U);
+    EXPECT_EQ(rows[3].engine, "copy0");
+    EXPECT_FALSE(rows[0].busy_ns.has_value());
+    EXPECT_EQ(rows[0].state(), "idle");
+    EXPECT_EQ(rows[1].state(), "running");
+    EXPECT_EQ(rows[2].state(), "preempted");
+    EXPECT_EQ(rows[3].state(), "off");
+}
+
+TEST(TopParse, HqdsByHeaderNameInAnyOrder)
+{
+    const auto rows = parse_hqds("busy_ns done queue engine running wptr rptr active\n"
+                                 "   5000   7     2 compute1       0    9    8      1\n");
+    ASSERT_EQ(rows.size(), 1U);
+    EXPECT_EQ(rows[0].engine, "compute1");
+    EXPECT_EQ(rows[0].queue, 2U);
+    EXPECT_EQ(rows[0].done, 7U);
+    ASSERT_TRUE(rows[0].busy_ns.has_value());
+    EXPECT_EQ(*rows[0].busy_ns, 5000U);
+    EXPECT_EQ(rows[0].state(), "queued");
+}
+
+TEST(TopParse, Cus)
+{
+    const auto p = parse_cus(cus_text);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->cus, 8U);
+    EXPECT_EQ(p->busy, 6U);
+    EXPECT_EQ(p->busy_below_high, 4U);
+    EXPECT_EQ(p->reserved_for_high, 2U);
+    EXPECT_EQ(p->high_queues_with_work, 1U);
+    EXPECT_EQ(p->sequencer, "priority");
+    EXPECT_EQ(p->workgroups_done, 1234U);
+    EXPECT_FALSE(parse_cus("").has_value());
+}
+
+TEST(TopParse, Contexts)
+{
+    const auto rows = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                     "     5  42   1   normal    normal      0         3\n"
+                                     "     5  42   2     high      high      1         0\n");
+    ASSERT_EQ(rows.size(), 2U);
+    EXPECT_EQ(rows[0].client, 5U);
+    EXPECT_EQ(rows[0].pid, 42U);
+    EXPECT_EQ(rows[1].ctx, 2U);
+    EXPECT_EQ(rows[1].priority, "high");
+    EXPECT_TRUE(rows[1].banned);
+    EXPECT_EQ(rows[0].in_flight, 3U);
+    EXPECT_EQ(priority_value("very_high"), 1023);
+    EXPECT_EQ(priority_value("-512"), -512);
+    EXPECT_FALSE(priority_value("bogus").has_value());
+}
+
+TEST(TopParse, Sizes)
+{
+    EXPECT_EQ(parse_size("4 MiB"), 4U << 20);
+    EXPECT_EQ(parse_size("512 KiB"), 512U << 10);
+    EXPECT_EQ(parse_size("1 GiB"), 1ULL << 30);
+    EXPECT_EQ(parse_size("123"), 123U);
+    EXPECT_EQ(parse_size("77 B"), 77U);
+    EXPECT_FALSE(parse_size("lots").has_value());
+}
+
+TEST(TopParse, Fdinfo)
+{
+    const auto f = parse_fdinfo(fdinfo(7, 1500));
+    ASSERT_TRUE(f.has_value());
+    EXPECT_EQ(f->client_id, 7U);
+    EXPECT_EQ(f->engine_ns.at("compute"), 1500U);
+    EXPECT_EQ(f->engine_ns.at("gfx"), 0U);
+    EXPECT_EQ(f->capacity.at("compute"), 2U);
+    EXPECT_FALSE(f->engine_ns.contains("capacity-compute"));
+    EXPECT_EQ(f->total_memory, 4U << 20);
+    EXPECT_EQ(f->resident_memory, 512U << 10);
+    EXPECT_FALSE(parse_fdinfo(fdinfo(7, 1500, "4 MiB", "i915")).has_value());
+    EXPECT_FALSE(parse_fdinfo("pos:\t0\nflags:\t0\n").has_value());
+}
+
+TEST(TopProc, ScanGroupsByClientId)
+{
+    TempDir proc;
+    proc.write("100/comm", "worker\n");
+    proc.write("100/fdinfo/3", fdinfo(7, 10));
+    proc.write("100/fdinfo/4", fdinfo(7, 10)); // the same file, dup'ed
+    proc.write("100/fdinfo/5", "pos:\t0\nflags:\t0\n");
+    proc.write("90/comm", "parent\n");
+    proc.write("90/fdinfo/9", fdinfo(7, 10)); // inherited over fork
+    proc.write("200/comm", "other\n");
+    proc.write("200/fdinfo/3", fdinfo(8, 20, "100"));
+    proc.write("300/fdinfo/3", fdinfo(9, 20, "1 MiB", "i915"));
+    proc.write("self/fdinfo/3", fdinfo(10, 20));
+
+    const auto clients = scan_clients(proc.path());
+    ASSERT_EQ(clients.size(), 2U);
+    EXPECT_EQ(clients.at(7).pid, 90U);
+    EXPECT_EQ(clients.at(7).comm, "parent");
+    EXPECT_EQ(clients.at(8).pid, 200U);
+    EXPECT_EQ(clients.at(8).comm, "other");
+    EXPECT_EQ(clients.at(8).info.total_memory, 100U);
+}
+
+TEST(TopDebugfs, FindsTheTempoMinor)
+{
+    TempDir d;
+    d.write("dri/0/name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n");
+    d.write("dri/1/name", "tempo dev=tempo unique=tempo\n");
+    d.write("dri/1/hqds", hqds_old);
+    d.write("dri/128/name", "tempo dev=tempo unique=tempo\n");
+    EXPECT_EQ(find_debugfs(d.path()), d.path() / "dri" / "1");
+    EXPECT_EQ(find_debugfs(d.path() / "dri"), d.path() / "dri" / "1");
+    EXPECT_EQ(find_debugfs(d.path() / "dri" / "1"), d.path() / "dri" / "1");
+    EXPECT_FALSE(find_debugfs(d.path() / "dri" / "0").has_value());
+}
+
+Sample sample_at(std::chrono::nanoseconds t, std::string_view hqds, std::uint64_t compute_ns)
+{
+    Sample s;
+    s.time = t;
+    s.debugfs = "/fake";
+    s.hqds = parse_hqds(hqds);
+    s.cus = parse_cus(cus_text);
+    Client c;
+    c.info = *parse_fdinfo(fdinfo(7, compute_ns));
+    c.pid = 42;
+    c.comm = "spinner";
+    s.clients.emplace(7, c);
+    return s;
+}
+
+TEST(TopView, BusyFromBusyNs)
+{
+    // 500 ms apart: compute0 spent 250 ms on queue 0 and 100 ms on queue 1.
+    const auto a = sample_at(1s, hqds_busy(0, 1'000'000, 0, 10), 0);
+    const auto b = sample_at(1500ms, hqds_busy(0, 251'000'000, 100'000'000, 20), 500'000'000);
+    const auto v = compute_view(a, b);
+    EXPECT_DOUBLE_EQ(v.interval_s, 0.5);
+    ASSERT_EQ(v.engines.size(), 2U);
+    EXPECT_EQ(v.engines[0].name, "gfx0");
+    EXPECT_EQ(v.engines[0].state, "idle");
+    ASSERT_TRUE(v.engines[0].busy_percent.has_value());
+    EXPECT_DOUBLE_EQ(*v.engines[0].busy_percent, 0.0);
+    const auto& c = v.engines[1];
+    EXPECT_EQ(c.name, "compute0");
+    EXPECT_EQ(c.state, "running");
+    ASSERT_EQ(c.hqds.size(), 2U);
+    EXPECT_DOUBLE_EQ(*c.hqds[0].busy_percent, 50.0);
+    EXPECT_DOUBLE_EQ(*c.hqds[1].busy_percent, 20.0);
+    EXPECT_DOUBLE_EQ(*c.busy_percent, 70.0);
+    EXPECT_EQ(c.hqds[0].done_delta, 10U);
+    EXPECT_DOUBLE_EQ(c.hqds[0].jobs_per_s, 20.0);
+
+    // 500 ms of compute over 500 ms x 2 engines: 50 %.
+    ASSERT_EQ(v.clients.size(), 1U);
+    const auto& u = v.clients[0].classes.at("compute");
+    EXPECT_EQ(u.capacity, 2U);
+    EXPECT_DOUBLE_EQ(*u.busy_percent, 50.0);
+    EXPECT_DOUBLE_EQ(*v.clients[0].classes.at("gfx").busy_percent, 0.0);
+    EXPECT_FALSE(v.clients[0].contexts.has_value());
+}
+
+TEST(TopView, WithoutBusyNsActivityComesFromDone)
+{
+    auto a = sample_at(1s, hqds_old, 0);
+    auto b = sample_at(2s, hqds_old, 0);
+    b.hqds[1].done += 25;
+    const auto v = compute_view(a, b);
+    ASSERT_EQ(v.engines.size(), 3U);
+    EXPECT_FALSE(v.engines[1].busy_percent.has_value());
+    EXPECT_EQ(v.engines[1].done_delta, 25U);
+    EXPECT_DOUBLE_EQ(v.engines[1].jobs_per_s, 25.0);
+    EXPECT_EQ(v.engines[2].state, "off");
+}
+
+TEST(TopView, NewClientHasNoRateYetAndContextsGroup)
+{
+    auto a = sample_at(1s, hqds_old, 0);
+    a.clients.clear();
+    auto b = sample_at(2s, hqds_old, 900);
+    b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                "7 42 1 low low 0 2\n"
+                                "7 42 2 high normal 0 3\n"
+                                "8 43 1 very-high very-high 0 9\n");
+    const auto v = compute_view(a, b);
+    ASSERT_EQ(v.clients.size(), 1U);
+    EXPECT_FALSE(v.clients[0].classes.at("compute").busy_percent.has_value());
+    ASSERT_TRUE(v.clients[0].contexts.has_value());
+    EXPECT_EQ(v.clients[0].contexts->count, 2U);
+    EXPECT_EQ(v.clients[0].contexts->max_priority, "high");
+    EXPECT_EQ(v.clients[0].contexts->in_flight, 5U);
+
+    // As the kernel prints them: uAPI numbers.
+    b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                "7 42 1 -512 -512 0 2\n"
+                                "7 42 2 512 0 1 0\n");
+    const auto n = compute_view(a, b);
+    EXPECT_EQ(n.clients[0].contexts->max_priority, "high");
+    EXPECT_EQ(n.clients[0].contexts->banned, 1U);
+    EXPECT_EQ(priority_name("1023"), "very-high");
+    EXPECT_EQ(priority_name("7"), "7");
+}
+
+TEST(TopView, BusyIsClamped)
+{
+    const auto a = sample_at(1s, hqds_busy(0, 0, 0, 0), 0);
+    const auto b = sample_at(2s, hqds_busy(5'000'000'000, 0, 0, 0), 9'000'000'000);
+    const auto v = compute_view(a, b);
+    EXPECT_DOUBLE_EQ(*v.engines[0].busy_percent, 100.0);
+    EXPECT_DOUBLE_EQ(*v.clients[0].classes.at("compute").busy_percent, 100.0);
+}
+
+TEST(TopOutput, Json)
+{
+    const auto a = sample_at(1s, hqds_busy(0, 1'000'000, 0, 10), 0);
+    auto b = sample_at(1500ms, hqds_busy(0, 251'000'000, 100'000'000, 20), 500'000'000);
+    b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                "7 42 1 normal normal 0 1\n");
+    std::ostringstream out;
+    write_json(compute_view(a, b), out, 500);
+    const auto j = out.str();
+    EXPECT_NE(j.find("\"interval_ms\": 500"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"name\": \"compute0\""), std::string::npos) << j;
+    EXPECT_NE(j.find("\"busy_percent\": 70.00"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"busy_percent\": 50.00"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"comm\": \"spinner\""), std::string::npos) << j;
+    EXPECT_NE(j.find("\"total_memory\": 4194304"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"resident_memory\": 524288"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"max_priority\": \"normal\""), std::string::npos) << j;
+    EXPECT_NE(j.find("\"busy\": 6"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"busy_percent\": 75.00"), std::string::npos) << j; // 6 of 8 CUs
+}
+
+TEST(TopOutput, JsonWithoutDebugfs)
+{
+    Sample a, b;
+    a.time = 1s;
+    b.time = 2s;
+    std::ostringstream out;
+    write_json(compute_view(a, b), out, 1000);
+    const auto j = out.str();
+    EXPECT_NE(j.find("\"debugfs\": null"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"cus\": null"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"contexts\": null"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"engines\": []"), std::string::npos) << j;
+}
+
+TEST(TopOutput, TextFrame)
+{
+    const auto a = sample_at(1s, hqds_busy(0, 1'000'000, 0, 10), 0);
+    const auto b = sample_at(1500ms, hqds_busy(0, 251'000'000, 100'000'000, 20), 500'000'000);
+    const auto frame = render(compute_view(a, b), 120);
+    std::string all;
+    for (const auto& l : frame) {
+        EXPECT_LE(l.size(), 120U);
+        all += l + "\n";
+    }
+    EXPECT_NE(all.find("compute0"), std::string::npos) << all;
+    EXPECT_NE(all.find(" 70.0%"), std::string::npos) << all;
+    EXPECT_NE(all.find("spinner"), std::string::npos) << all;
+    EXPECT_NE(all.find("4.0 MiB"), std::string::npos) << all;
+    EXPECT_NE(all.find("6/8 busy"), std::string::npos) << all;
+    for (const auto& l : render(compute_view(a, b), 40))
+        EXPECT_LE(l.size(), 40U);
+}
+
+/// The tool itself over a fake tree: --json --debugfs --proc.
+TEST(TopTool, JsonOverFakeTree)
+{
+    TempDir d;
+    d.write("debug/dri/0/name", "tempo dev=tempo unique=tempo\n");
+    d.write("debug/dri/0/hqds", hqds_busy(0, 0, 0, 0));
+    d.write("debug/dri/0/cus", cus_text);
+    d.write("proc/55/comm", "fake\n");
+    d.write("proc/55/fdinfo/3", fdinfo(3, 0));
+    const auto out = d.path() / "out.json";
+    const std::string cmd = std::string{TEMPO_TOP_PATH} + " --json --interval 50 --debugfs " +
+                            (d.path() / "debug").string() + " --proc " +
+                            (d.path() / "proc").string() + " >" + out.string();
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(out);
+    std::stringstream s;
+    s << in.rdbuf();
+    const auto j = s.str();
+    EXPECT_NE(j.find("\"name\": \"compute0\""), std::string::npos) << j;
+    EXPECT_NE(j.find("\"comm\": \"fake\""), std::string::npos) << j;
+    EXPECT_NE(j.find("\"contexts\": null"), std::string::npos) << j;
+    EXPECT_NE(j.find("\"sequencer\": \"priority\""), std::string::npos) << j;
+}
+
+TEST(TopTool, HelpAndUsageErrors)
+{
+    const std::string tool{TEMPO_TOP_PATH};
+    EXPECT_EQ(std::system((tool + " --help >/dev/null").c_str()), 0);
+    EXPECT_EQ(WEXITSTATUS(std::system((tool + " --bogus 2>/dev/null").c_str())), 2);
+    EXPECT_EQ(WEXITSTATUS(std::system((tool + " --interval 0 2>/dev/null").c_str())), 2);
+}
+
+} // namespace
