@@ -31,7 +31,8 @@
 #
 # The module is whatever tools/vm/run loaded: MODULE.ko, else
 # $TEMPO_MODULE, else the copy named in the VM's job file (kernel
-# parameter tempovm_xfer=DIR, file DIR/job), with the same parameters.
+# parameter tempovm_xfer=DIR, file DIR/job), with the same parameters
+# unless $TEMPO_MODPARAMS is set (it is used for every reload).
 # At the end the module is loaded again, so that the VM's own unload
 # check still has something to unload.
 #
@@ -72,6 +73,7 @@ totals() {
 # --- which module, with which parameters --------------------------------
 module=${1:-${TEMPO_MODULE:-}}
 params=${TEMPO_MODPARAMS:-}
+given_params=${TEMPO_MODPARAMS+set}
 if [ -z "$module" ]; then
 	xfer=
 	for w in $(</proc/cmdline); do
@@ -82,7 +84,7 @@ if [ -z "$module" ]; then
 		# shellcheck source=/dev/null
 		. <(grep -E '^TEMPO_(MODULE|MODPARAMS)=' "$xfer/job")
 		module=${TEMPO_MODULE:-}
-		params=${TEMPO_MODPARAMS:-}
+		[ -n "$given_params" ] || params=${TEMPO_MODPARAMS:-}
 	fi
 fi
 if [ -z "$module" ] || [ ! -r "$module" ]; then
@@ -171,6 +173,10 @@ wait_state() {
 
 echo "TAP version 13"
 echo "# module $module${params:+ ($params)}, $cycles cycles"
+# Parameters of our own: reload with them from the start.
+if [ -n "$given_params" ] && loaded; then
+	unload >/dev/null || { not_ok "the module reloads with \$TEMPO_MODPARAMS"; totals; }
+fi
 if ! loaded; then
 	load >/dev/null || { not_ok "the module is loaded at the start"; totals; }
 fi
