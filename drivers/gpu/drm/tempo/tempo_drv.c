@@ -328,6 +328,7 @@ static void tempo_device_fini(struct tempo_device *tdev)
 	drm_dev_unplug(&tdev->drm);
 	tempo_hw_stop(tdev->hw);
 	tempo_sched_fini(tdev);
+	tempo_job_wait_all_freed(tdev);
 	tempo_hw_destroy(tdev->hw);
 }
 

@@ -142,6 +142,7 @@ struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		   struct tempo_slot *slot, struct drm_file *file);
 void tempo_job_free(struct tempo_job *job);
+void tempo_job_wait_all_freed(struct tempo_device *tdev);
 
 /* tempo_query.c */
 int tempo_ioctl_query(struct drm_device *dev, void *data,

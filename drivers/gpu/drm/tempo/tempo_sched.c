@@ -320,6 +320,14 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
  * Context: process; may sleep.
  * Return: the job or NULL.
  */
+/*
+ * Jobs alive, device-wide: jobs of a killed process are freed from a work
+ * item once their dependencies signal, possibly after every file closed;
+ * the module may not go before them.
+ */
+static atomic_t jobs_alive = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
+
 struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
 				  const struct tempo_slot *slot,
 				  const u64 *batches)
@@ -328,6 +336,7 @@ struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
 
 	if (!job)
 		return NULL;
+	atomic_inc(&jobs_alive);
 	job->hw.fence = tempo_hw_fence_alloc();
 	if (!job->hw.fence)
 		goto err_free;
@@ -343,6 +352,8 @@ err_put:
 	tempo_hw_fence_free(job->hw.fence);
 err_free:
 	kfree(job);
+	if (atomic_dec_and_test(&jobs_alive))
+		wake_up_all(&jobs_wq);
 	return NULL;
 }
 
@@ -393,6 +404,23 @@ void tempo_job_free(struct tempo_job *job)
 	tempo_vm_put(job->vm);
 	kfree(job->gang);
 	kfree(job);
+	if (atomic_dec_and_test(&jobs_alive))
+		wake_up_all(&jobs_wq);
+}
+
+/**
+ * tempo_job_wait_all_freed() - wait until every job was freed
+ * @tdev: the device, its hardware stopped, so that jobs killed with their
+ *	process see their dependencies signal
+ *
+ * Context: process; may sleep.
+ */
+void tempo_job_wait_all_freed(struct tempo_device *tdev)
+{
+	if (!wait_event_timeout(jobs_wq, !atomic_read(&jobs_alive),
+				msecs_to_jiffies(TEMPO_ABORT_WAIT_MS * 10)))
+		drm_warn(&tdev->drm, "%d jobs still alive at teardown\n",
+			 atomic_read(&jobs_alive));
 }
 
 static void place(struct tempo_engine_desc *e, bool high, u32 q)
