@@ -311,6 +311,14 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 	return 0;
 }
 
+/*
+ * Jobs alive, device-wide: jobs of a killed process are freed from a work
+ * item once their dependencies signal, possibly after every file closed;
+ * the module may not go before them.
+ */
+static atomic_t jobs_alive = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
+
 /**
  * tempo_job_alloc() - allocate a job and its hardware fence
  * @vm: address space of the job, referenced by the job
@@ -320,14 +328,6 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
  * Context: process; may sleep.
  * Return: the job or NULL.
  */
-/*
- * Jobs alive, device-wide: jobs of a killed process are freed from a work
- * item once their dependencies signal, possibly after every file closed;
- * the module may not go before them.
- */
-static atomic_t jobs_alive = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
-
 struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
 				  const struct tempo_slot *slot,
 				  const u64 *batches)
