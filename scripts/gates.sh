@@ -65,7 +65,7 @@ gate_kernel_doc() {
 
 gate_clang_format() {
 	local files
-	files=$(git ls-files '*.cpp' '*.hpp' '*.h' | grep -E '^(include|tools|tests/libtempo|tests/tempo-top|Documentation/examples)/' | grep -v '\.h$' || true)
+	files=$(git ls-files '*.cpp' '*.hpp' '*.h' | grep -E '^(include|tools|tests/common|tests/libtempo|tests/tempo-top|Documentation/examples)/' | grep -v '\.h$' || true)
 	[ -n "$files" ] || return 0
 	clang-format --dry-run --Werror $files 2>&1 | tee "$log/clang-format.out"
 	[ ! -s "$log/clang-format.out" ]

@@ -23,6 +23,8 @@
 
 #include <tempo/tempo.hpp>
 
+#include "run_command.hpp"
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -259,15 +261,8 @@ TEST_F(ParallelDeviceTest, DocumentationExampleRuns)
     const std::string example = TEMPO_PARALLEL_EXAMPLE_PATH;
     if (example.empty())
         GTEST_SKIP() << "the examples are not built";
-    FILE* pipe = ::popen(example.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string output;
-    char buf[256];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof(buf), pipe)) > 0)
-        output.append(buf, n);
-    const int status = ::pclose(pipe);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+    const auto [status, output] = tempo_test::run_command(example);
+    EXPECT_EQ(status, 0) << output;
     EXPECT_EQ(output, "gang: 1024, load-balanced: 7\n");
 }
 

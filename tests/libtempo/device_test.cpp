@@ -35,6 +35,8 @@
 
 #include <tempo/tempo.hpp>
 
+#include "run_command.hpp"
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -115,21 +117,6 @@ bool drop_cap_sys_nice()
     d.permitted &= ~cap_bit(CAP_SYS_NICE);
     d.inheritable &= ~cap_bit(CAP_SYS_NICE);
     return ::syscall(SYS_capset, &header, data) == 0;
-}
-
-/// Runs a command, returns its exit status and standard output.
-std::pair<int, std::string> run_command(const std::string& command)
-{
-    std::string output;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-        return {-1, output};
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof(buf), pipe)) > 0)
-        output.append(buf, n);
-    const int status = ::pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
 /// Runs @fn in a child process; returns its exit status and what it wrote to the pipe.
@@ -846,7 +833,7 @@ TEST_F(DeviceTest, TempoInfoRuns)
         GTEST_SKIP() << "tempo-info is not built";
     const auto& info = device().info();
 
-    const auto [status, text] = run_command(tool + " --device " + device().path());
+    const auto [status, text] = tempo_test::run_command(tool + " --device " + device().path());
     EXPECT_EQ(status, 0) << text;
     EXPECT_NE(text.find("tempo device " + device().path()), std::string::npos) << text;
     EXPECT_NE(text.find("hardware queues      " + std::to_string(info.num_hqds)), std::string::npos)
@@ -857,7 +844,8 @@ TEST_F(DeviceTest, TempoInfoRuns)
         EXPECT_NE(text.find("  " + to_string(engine.engine) + " "), std::string::npos)
             << to_string(engine.engine);
 
-    const auto [json_status, json] = run_command(tool + " --json --device " + device().path());
+    const auto [json_status, json] =
+        tempo_test::run_command(tool + " --json --device " + device().path());
     EXPECT_EQ(json_status, 0) << json;
     EXPECT_EQ(json.front(), '{');
     EXPECT_NE(json.find("\"num_hqds\": " + std::to_string(info.num_hqds) + ","), std::string::npos)
@@ -874,7 +862,8 @@ TEST_F(DeviceTest, TempoInfoRuns)
               std::string::npos)
         << json;
 
-    const auto [usage_status, usage] = run_command(tool + " --no-such-option 2>/dev/null");
+    const auto [usage_status, usage] =
+        tempo_test::run_command(tool + " --no-such-option 2>/dev/null");
     EXPECT_EQ(usage_status, 2);
 }
 
@@ -883,7 +872,7 @@ TEST_F(DeviceTest, DocumentationExampleRuns)
     const std::string example = TEMPO_HELLO_PATH;
     if (example.empty())
         GTEST_SKIP() << "the examples are not built";
-    const auto [status, output] = run_command(example);
+    const auto [status, output] = tempo_test::run_command(example);
     EXPECT_EQ(status, 0) << output;
     EXPECT_EQ(output, "read back 0x600dcafe\n");
 }

@@ -24,6 +24,7 @@
 
 #include <tempo/tempo.hpp>
 
+#include "run_command.hpp"
 #include "top.hpp"
 
 namespace {
@@ -33,16 +34,7 @@ using namespace std::chrono_literals;
 /// Output of a shell command (stdout only).
 std::string run(const std::string& cmd)
 {
-    std::string out;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p)
-        return out;
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0)
-        out.append(buf, n);
-    ::pclose(p);
-    return out;
+    return tempo_test::run_command(cmd).second;
 }
 
 /// The number after the first "key": at or after @from, nullopt for null or none.
