@@ -41,6 +41,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/timekeeping.h>
 
 #include <drm/tempo_drm.h>
@@ -50,11 +51,13 @@
 
 /* Polling period of WAIT_MEM, in microseconds. */
 #define TEMPO_CP_POLL_US	50
-/* Command processors run above compute units and ordinary tasks. */
-#define TEMPO_CP_NICE		-10
+/* Bytes a COPY or FILL moves between two checks for preemption and abort. */
+#define TEMPO_CP_CHUNK		SZ_64K
 
 /* The queue was preempted; its state is saved. */
 #define TEMPO_CP_PREEMPTED	1
+/* The DISPATCH in progress goes on. */
+#define TEMPO_CP_DISPATCHING	2
 
 /**
  * struct tempo_cp_exec - what the command processor runs now
@@ -75,11 +78,17 @@ static struct tempo_hw_mmu *cp_mmu(struct tempo_cp_exec *x)
 	return x->st->job->mmu;
 }
 
+/* Stop the job? Device teardown, an abort from software, the watchdog. */
 static int cp_interrupted(struct tempo_cp_exec *x)
 {
+	int ret;
+
 	if (kthread_should_stop())
 		return -ECANCELED;
-	return tempo_hqd_abort_pending(x->hqd, x->st->job);
+	ret = tempo_hqd_abort_pending(x->hqd, x->st->job);
+	if (!ret && tempo_hqd_hung(x->hqd, x->st->job))
+		ret = -ETIMEDOUT;
+	return ret;
 }
 
 static void gang_wake(struct tempo_hw_gang *gang)
@@ -148,6 +157,7 @@ static int cp_fetch(struct tempo_cp_exec *x, struct tempo_packet *pkt)
 	u64 pc = x->st->pc[x->st->depth];
 	int ret;
 
+	pkt->va = pc;
 	ret = tempo_mem_read(mmu, pc, &pkt->dw[0], sizeof(u32));
 	if (ret)
 		return ret;
@@ -193,6 +203,56 @@ static int cp_write_engine_id(struct tempo_cp_exec *x,
 	if (va & 3)
 		return -EILSEQ;
 	return tempo_mem_write(cp_mmu(x), va, &id, sizeof(id));
+}
+
+static int cp_mem_chunk(struct tempo_cp_exec *x, const struct tempo_packet *p,
+			u64 done, u32 n)
+{
+	u64 dst = tempo_isa_qword(p, 1) + done;
+
+	if (p->op == DRM_TEMPO_PKT_FILL)
+		return tempo_mem_fill(cp_mmu(x), dst, p->dw[3], n);
+	return tempo_mem_copy(cp_mmu(x), dst, tempo_isa_qword(p, 3) + done, n);
+}
+
+/*
+ * COPY and FILL run in chunks of %TEMPO_CP_CHUNK bytes, with a check for
+ * an abort and for preemption between two, so that however large the
+ * packet, the watchdog, the scheduler's timeout and a higher-priority
+ * queue get in within a chunk. A preempted packet is fetched again on
+ * resume and goes on from where it stopped.
+ */
+static int cp_mem_op(struct tempo_cp_exec *x, const struct tempo_packet *p)
+{
+	struct tempo_cp_state *st = x->st;
+	bool fill = p->op == DRM_TEMPO_PKT_FILL;
+	u64 len = fill ? p->dw[4] : p->dw[5];
+	u64 done = st->pkt_va == p->va ? st->pkt_done : 0;
+	int ret;
+
+	st->pkt_va = 0;
+	if (fill && ((tempo_isa_qword(p, 1) | len) & 3))
+		return -EILSEQ;
+	while (done < len) {
+		u32 n = min_t(u64, len - done, TEMPO_CP_CHUNK);
+
+		ret = cp_mem_chunk(x, p, done, n);
+		if (ret)
+			return ret;
+		done += n;
+		if (done == len)
+			break;
+		ret = cp_interrupted(x);
+		if (ret)
+			return ret;
+		if (cp_yield(x)) {
+			st->pkt_va = p->va;
+			st->pkt_done = done;
+			st->pc[st->depth] -= p->len * 4;
+			return TEMPO_CP_PREEMPTED;
+		}
+	}
+	return 0;
 }
 
 static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
@@ -244,6 +304,25 @@ static bool cp_dispatch_wake(struct tempo_cp_exec *x)
 	       kthread_should_stop();
 }
 
+/*
+ * Add what the DISPATCH in progress used of the compute units since last
+ * time to the job: the time its workgroups held CUs is running time, the
+ * command processor's wait for them is not.
+ */
+static void cp_dispatch_account(struct tempo_cp_exec *x)
+{
+	struct tempo_cp_state *st = x->st;
+	u64 held, cpu;
+
+	tempo_cu_dispatch_usage(&x->engine->hw->cus, &st->dispatch, &held,
+				&cpu);
+	st->job->cpu_ns += cpu - st->cpu_seen;
+	st->cpu_seen = cpu;
+	if (held != st->held_seen)
+		tempo_hqd_add_run(x->hqd, st->job, held - st->held_seen);
+	st->held_seen = held;
+}
+
 /* Abandon the DISPATCH in progress and wait for its workgroups to stop. */
 static void cp_dispatch_cancel(struct tempo_cp_exec *x)
 {
@@ -255,34 +334,52 @@ static void cp_dispatch_cancel(struct tempo_cp_exec *x)
 	while (!tempo_cu_dispatch_idle(pool, d, &error))
 		wait_event_timeout(x->engine->wq, !READ_ONCE(d->pending),
 				   msecs_to_jiffies(1));
+	cp_dispatch_account(x);
 	x->st->in_dispatch = false;
 }
 
-/* Wait for the DISPATCH in progress: 0, its error, or preempted. */
-static int cp_dispatch_wait(struct tempo_cp_exec *x)
+/*
+ * One look at the DISPATCH in progress: 0 or its error when done,
+ * preempted, or still going.
+ */
+static int cp_dispatch_poll(struct tempo_cp_exec *x)
 {
 	struct tempo_cu_pool *pool = &x->engine->hw->cus;
 	struct tempo_dispatch *d = &x->st->dispatch;
 	int ret;
 
-	for (;;) {
-		if (tempo_cu_dispatch_idle(pool, d, &ret)) {
-			x->st->in_dispatch = false;
-			return ret;
-		}
-		ret = cp_interrupted(x);
-		if (ret) {
-			cp_dispatch_cancel(x);
-			return ret;
-		}
-		if (cp_yield(x)) {
-			tempo_cu_suspend(pool, d);
-			return TEMPO_CP_PREEMPTED;
-		}
+	cp_dispatch_account(x);
+	if (tempo_cu_dispatch_idle(pool, d, &ret)) {
+		x->st->in_dispatch = false;
+		return ret;
+	}
+	ret = cp_interrupted(x);
+	if (ret) {
+		cp_dispatch_cancel(x);
+		return ret;
+	}
+	if (cp_yield(x)) {
+		tempo_cu_suspend(pool, d);
+		return TEMPO_CP_PREEMPTED;
+	}
+	return TEMPO_CP_DISPATCHING;
+}
+
+/*
+ * Wait for the DISPATCH in progress: 0, its error, or preempted. The wait
+ * is a stall: only the time the workgroups hold CUs is the job's.
+ */
+static int cp_dispatch_wait(struct tempo_cp_exec *x)
+{
+	int ret;
+
+	tempo_hqd_stall(x->engine, true);
+	while ((ret = cp_dispatch_poll(x)) == TEMPO_CP_DISPATCHING)
 		wait_event_interruptible_timeout(x->engine->wq,
 						 cp_dispatch_wake(x),
 						 msecs_to_jiffies(1));
-	}
+	tempo_hqd_stall(x->engine, false);
+	return ret;
 }
 
 static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
@@ -295,6 +392,8 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	d->num_groups = p->dw[2] * p->dw[3] * p->dw[4];
 	memcpy(d->args, &p->dw[5], (p->len - 5) * 4);
 	x->st->in_dispatch = true;
+	x->st->held_seen = 0;
+	x->st->cpu_seen = 0;
 	tempo_cu_dispatch(&x->engine->hw->cus, d);
 	return cp_dispatch_wait(x);
 }
@@ -314,8 +413,6 @@ static int cp_batch_start(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	struct tempo_hw_mmu *mmu = cp_mmu(x);
-
 	switch (p->op) {
 	case DRM_TEMPO_PKT_NOP:
 		return 0;
@@ -324,11 +421,8 @@ static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	case DRM_TEMPO_PKT_WRITE_TIMESTAMP:
 		return cp_write_timestamp(x, p);
 	case DRM_TEMPO_PKT_COPY:
-		return tempo_mem_copy(mmu, tempo_isa_qword(p, 1),
-				      tempo_isa_qword(p, 3), p->dw[5]);
 	case DRM_TEMPO_PKT_FILL:
-		return tempo_mem_fill(mmu, tempo_isa_qword(p, 1), p->dw[3],
-				      p->dw[4]);
+		return cp_mem_op(x, p);
 	case DRM_TEMPO_PKT_ATOMIC:
 		return cp_atomic(x, p);
 	case DRM_TEMPO_PKT_WAIT_MEM:
@@ -359,6 +453,7 @@ static int cp_enter(struct tempo_cp_exec *x)
 	spin_unlock_irq(&x->engine->lock);
 	st->depth = 0;
 	st->pc[0] = st->job->batch_va;
+	st->pkt_va = 0;
 	if (st->job->cancel && atomic_read(st->job->cancel))
 		return -ECANCELED;
 	return 0;
@@ -407,7 +502,7 @@ static bool gang_ready(struct tempo_hw_gang *gang)
  * unless every member not ended holds its engine. A member waiting for
  * the others gives its engine back to any other queue that wants it.
  */
-static int cp_gang_barrier(struct tempo_cp_exec *x)
+static int gang_barrier_wait(struct tempo_cp_exec *x)
 {
 	struct tempo_hw_gang *gang = x->st->job->gang;
 	int ret;
@@ -425,6 +520,17 @@ static int cp_gang_barrier(struct tempo_cp_exec *x)
 						 msecs_to_jiffies(1));
 	}
 	return 0;
+}
+
+/* Waiting for the other members is a stall, not the job's running time. */
+static int cp_gang_barrier(struct tempo_cp_exec *x)
+{
+	int ret;
+
+	tempo_hqd_stall(x->engine, true);
+	ret = gang_barrier_wait(x);
+	tempo_hqd_stall(x->engine, false);
+	return ret;
 }
 
 /* Run a queue's job until it ends (0 or its error) or is preempted. */
@@ -483,6 +589,7 @@ static int cp_thread(void *data)
 {
 	struct tempo_engine *engine = data;
 	struct tempo_cp_exec x = { .engine = engine };
+	u64 cpu;
 	int ret;
 
 	while (!kthread_should_stop()) {
@@ -492,7 +599,10 @@ static int cp_thread(void *data)
 			continue;
 		}
 		x.st = &x.hqd->save;
+		cpu = current->se.sum_exec_runtime;
 		ret = cp_run(&x);
+		if (x.st->job)
+			x.st->job->cpu_ns += current->se.sum_exec_runtime - cpu;
 		tempo_hqd_ran(x.hqd);
 		if (ret != TEMPO_CP_PREEMPTED) {
 			cp_end_job(&x, ret);
@@ -548,7 +658,7 @@ int tempo_cp_start(struct tempo_engine *engine)
 	t = kthread_run(cp_thread, engine, "tempo-cp%u", engine->index);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	set_user_nice(t, TEMPO_CP_NICE);
+	set_user_nice(t, engine->hw->config.nice);
 	engine->thread = t;
 	return 0;
 }

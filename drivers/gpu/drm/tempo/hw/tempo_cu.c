@@ -57,8 +57,6 @@
 
 /* Longest a workgroup runs between two checks for preemption. */
 #define TEMPO_CU_QUANTUM_NS	(250 * NSEC_PER_USEC)
-/* Compute units run below the command processors. */
-#define TEMPO_CU_NICE		5
 /* Bytes a memory kernel moves between two checks for preemption. */
 #define TEMPO_CU_CHUNK		SZ_16K
 /* Increments of ATOMIC_INC between two checks for preemption. */
@@ -346,7 +344,8 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 		group_take(grp);
 		if (!has_groups(d))
 			list_del_init(&d->link);
-		d->running++;
+		if (!d->running++)
+			d->held_since = ktime_get_ns();
 		pool->busy++;
 		grp->low = is_low(d);
 		if (grp->low)
@@ -370,14 +369,16 @@ static void group_park(struct tempo_cu_pool *pool,
 }
 
 static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
-		   int ret)
+		   int ret, u64 cpu_ns)
 {
 	struct tempo_dispatch *d = grp->d;
 	struct tempo_engine *engine = d->hqd->engine;
 	bool wake;
 
 	spin_lock(&pool->lock);
-	d->running--;
+	d->cpu_ns += cpu_ns;
+	if (!--d->running)
+		d->held_ns += ktime_get_ns() - d->held_since;
 	pool->busy--;
 	if (grp->low)
 		pool->busy_low--;
@@ -415,12 +416,17 @@ static int cu_thread(void *data)
 	struct tempo_group grp;
 
 	while (!kthread_should_stop()) {
+		u64 cpu;
+		int ret;
+
 		if (!cu_take(pool, &grp)) {
 			wait_event_interruptible_exclusive(pool->wq,
 							   cu_should_wake(pool));
 			continue;
 		}
-		cu_put(pool, &grp, run_group(pool, &grp));
+		cpu = current->se.sum_exec_runtime;
+		ret = run_group(pool, &grp);
+		cu_put(pool, &grp, ret, current->se.sum_exec_runtime - cpu);
 	}
 	return 0;
 }
@@ -449,6 +455,8 @@ void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->suspended = false;
 	d->abort = false;
 	d->seq = pool->next_seq++;
+	d->held_ns = 0;
+	d->cpu_ns = 0;
 	list_add_tail(&d->link, &pool->queue);
 	spin_unlock(&pool->lock);
 	wake_cus(pool, d->num_groups);
@@ -536,6 +544,28 @@ bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
 }
 
 /**
+ * tempo_cu_dispatch_usage() - what a dispatch used of the compute units
+ * @pool: the pool
+ * @d: the dispatch
+ * @held_ns: out: wall time during which one of its workgroups at least
+ *	held a CU, the stretch in progress included
+ * @cpu_ns: out: CPU time its workgroups' threads spent on it
+ *
+ * Context: process.
+ */
+void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
+			     struct tempo_dispatch *d, u64 *held_ns,
+			     u64 *cpu_ns)
+{
+	spin_lock(&pool->lock);
+	*held_ns = d->held_ns;
+	if (d->running)
+		*held_ns += ktime_get_ns() - d->held_since;
+	*cpu_ns = d->cpu_ns;
+	spin_unlock(&pool->lock);
+}
+
+/**
  * tempo_cu_high_queue() - a high-priority queue gained or lost its work
  * @pool: the pool
  * @busy: gained
@@ -562,12 +592,13 @@ void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy)
  * @num_cus: how many, at most %TEMPO_HW_MAX_CUS
  * @reserved: how many to keep for high-priority queues with work
  * @by_priority: serve dispatches by queue priority, else at random
+ * @nice: nice level of their threads
  *
  * Context: process.
  * Return: 0 or a negative errno.
  */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
-		       u32 reserved, bool by_priority)
+		       u32 reserved, bool by_priority, int nice)
 {
 	u32 i;
 
@@ -587,7 +618,7 @@ int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
 			tempo_cu_pool_fini(pool);
 			return PTR_ERR(t);
 		}
-		set_user_nice(t, TEMPO_CU_NICE);
+		set_user_nice(t, nice);
 		pool->threads[i] = t;
 		pool->num_cus = i + 1;
 	}

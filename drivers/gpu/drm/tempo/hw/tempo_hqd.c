@@ -94,8 +94,8 @@ void tempo_hqd_init(struct tempo_engine *engine, u32 index,
 	hqd->index = index;
 	hqd->mqd.ring = ring;
 	hqd->mqd.ring_size = ring_size;
-	hqd->mqd.pipe_priority = 1;
-	hqd->mqd.queue_priority = 7;
+	hqd->mqd.pipe_priority = TEMPO_HW_PIPE_PRIO_NORMAL;
+	hqd->mqd.queue_priority = TEMPO_HW_QUEUE_PRIO_NORMAL;
 	hqd->mqd.active = true;
 	hqd->fence_context = dma_fence_context_alloc(1);
 }
@@ -207,6 +207,16 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 	return best;
 }
 
+/* Running time of the current run so far: its stalls do not count. */
+static u64 run_progress(const struct tempo_engine *engine, u64 now)
+{
+	u64 stalled = engine->stall_ns;
+
+	if (engine->stall_since)
+		stalled += now - engine->stall_since;
+	return now - engine->run_start - stalled;
+}
+
 /**
  * tempo_hqd_ran() - the command processor left the queue it selected
  * @hqd: the queue, preempted or with its job ended
@@ -216,24 +226,83 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 {
 	struct tempo_engine *engine = hqd->engine;
-
-	u64 ran;
+	u64 now;
 
 	spin_lock_irq(&engine->lock);
-	ran = ktime_get_ns() - engine->run_start;
-	hqd->busy_ns += ran;
+	now = ktime_get_ns();
+	hqd->busy_ns += now - engine->run_start;
 	if (hqd->save.job)
-		hqd->save.job->run_ns += ran;
+		hqd->save.job->run_ns += run_progress(engine, now);
 	engine->current_hqd = NULL;
+	engine->stall_ns = 0;
+	engine->stall_since = 0;
 	spin_unlock_irq(&engine->lock);
 }
 
 /**
- * tempo_hw_job_run_ns() - how long a job has held its engine so far
+ * tempo_hqd_stall() - the running job stops or starts making progress
+ * @engine: the engine
+ * @stalled: its command processor starts waiting for compute units or for
+ *	the rest of a gang (true), or is done waiting (false)
+ *
+ * The time in between is not the job's running time.
+ *
+ * Context: the engine's command processor.
+ */
+void tempo_hqd_stall(struct tempo_engine *engine, bool stalled)
+{
+	u64 now = ktime_get_ns();
+
+	spin_lock_irq(&engine->lock);
+	if (stalled && !engine->stall_since) {
+		engine->stall_since = now;
+	} else if (!stalled && engine->stall_since) {
+		engine->stall_ns += now - engine->stall_since;
+		engine->stall_since = 0;
+	}
+	spin_unlock_irq(&engine->lock);
+}
+
+/**
+ * tempo_hqd_add_run() - add running time spent off the engine to a job
+ * @hqd: the job's queue
+ * @job: the job
+ * @ns: time its workgroups held compute units
+ *
+ * Context: the engine's command processor.
+ */
+void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+		       u64 ns)
+{
+	spin_lock_irq(&hqd->engine->lock);
+	job->run_ns += ns;
+	spin_unlock_irq(&hqd->engine->lock);
+}
+
+/**
+ * tempo_hqd_hung() - whether the hang watchdog stops a job
+ * @hqd: the queue running the job
+ * @job: the job
+ *
+ * Context: the engine's command processor, while it runs @job.
+ * Return: true when the job's running time reached the watchdog's limit.
+ */
+bool tempo_hqd_hung(struct tempo_hw_hqd *hqd, const struct tempo_hw_job *job)
+{
+	u64 limit = hqd->engine->hw->config.hang_ns;
+
+	/* The command processor is the only writer of what it reads. */
+	return limit &&
+	       job->run_ns + run_progress(hqd->engine, ktime_get_ns()) >= limit;
+}
+
+/**
+ * tempo_hw_job_run_ns() - a job's running time so far
  * @job: a job submitted to an HQD, or a member of a submitted gang
  *
- * Time spent preempted, or waiting in its ring behind other jobs, does
- * not count; the run in progress does.
+ * Time spent preempted, waiting in its ring behind other jobs, waiting for
+ * compute units or for the rest of its gang does not count; time its
+ * workgroups held compute units does, the run in progress included.
  *
  * Context: any; takes the engine's lock.
  * Return: nanoseconds.
@@ -251,7 +320,7 @@ u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
 	spin_lock_irqsave(&engine->lock, flags);
 	ns = job->run_ns;
 	if (engine->current_hqd == hqd && hqd->save.job == job)
-		ns += ktime_get_ns() - engine->run_start;
+		ns += run_progress(engine, ktime_get_ns());
 	spin_unlock_irqrestore(&engine->lock, flags);
 	return ns;
 }
@@ -342,6 +411,7 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	job->seqno = ++hqd->seqno;
 	job->hqd = hqd;
 	job->run_ns = 0;
+	job->cpu_ns = 0;
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

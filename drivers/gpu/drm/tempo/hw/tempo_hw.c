@@ -16,6 +16,7 @@
  */
 
 #include <linux/device.h>
+#include <linux/sched/prio.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -124,7 +125,9 @@ struct tempo_hw *tempo_hw_create(struct device *dev,
 	spin_lock_init(&hw->gang_lock);
 
 	ret = tempo_cu_pool_init(&hw->cus, config->num_cus,
-				 config->cu_reserved, config->cu_by_priority);
+				 config->cu_reserved, config->cu_by_priority,
+				 min(config->nice + TEMPO_HW_CU_NICE_OFFSET,
+				     MAX_NICE));
 	if (ret)
 		goto err_free;
 	ret = engines_init(hw);

@@ -24,6 +24,11 @@
 /* Highest pipe and queue priorities an MQD takes. */
 #define TEMPO_HW_PIPE_PRIO_MAX		2
 #define TEMPO_HW_QUEUE_PRIO_MAX		15
+/* The priorities every MQD starts with: the middle of both ranges. */
+#define TEMPO_HW_PIPE_PRIO_NORMAL	1
+#define TEMPO_HW_QUEUE_PRIO_NORMAL	7
+/* How much lower than the command processors the compute units run. */
+#define TEMPO_HW_CU_NICE_OFFSET		5
 /* Least a starved queue runs once chosen before it can be preempted. */
 #define TEMPO_HW_TIMESLICE_NS		(2 * NSEC_PER_MSEC)
 
@@ -56,6 +61,11 @@ enum tempo_hw_engine_class {
  * @cu_by_priority: the sequencer serves dispatches by queue priority, not
  *	at random
  * @starve_ns: a queue waiting with work longer than this runs next
+ * @hang_ns: the hang watchdog: a job whose running time (see
+ *	&tempo_hw_job.run_ns) reaches this is stopped at its next check and
+ *	fails with -ETIMEDOUT; 0 turns the watchdog off
+ * @nice: nice level of the command processors' threads; the compute
+ *	units' threads run %TEMPO_HW_CU_NICE_OFFSET lower
  */
 struct tempo_hw_config {
 	u32 engines[TEMPO_HW_NUM_CLASSES];
@@ -65,6 +75,8 @@ struct tempo_hw_config {
 	u32 cu_reserved;
 	bool cu_by_priority;
 	u64 starve_ns;
+	u64 hang_ns;
+	int nice;
 };
 
 /**
@@ -130,8 +142,12 @@ struct tempo_hw_fence {
  * @hqd: the HQD it was written to, set by the hardware
  * @seqno: position of the job in its HQD, set by the hardware
  * @gang_present: a gang member holds its engine, set by the hardware
- * @run_ns: time the job held its engine in the runs that ended (it was
- *	preempted or it ended), set by the hardware
+ * @run_ns: the job's running time in the runs that ended (it was
+ *	preempted or it ended): time it held its engine, less the time its
+ *	engine waited for compute units or for the rest of its gang, plus
+ *	the time its workgroups held compute units; set by the hardware
+ * @cpu_ns: host CPU time the emulation spent on the job (command
+ *	processor and compute units), set by the hardware
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
@@ -143,6 +159,7 @@ struct tempo_hw_job {
 	u64 seqno;
 	bool gang_present;
 	u64 run_ns;
+	u64 cpu_ns;
 };
 
 /* Most batches of one gang. */

@@ -15,7 +15,7 @@
 
 struct task_struct;
 
-#define TEMPO_HW_MAX_QUEUES		9
+#define TEMPO_HW_MAX_QUEUES		10
 #define TEMPO_HW_MAX_CUS		64
 #define TEMPO_HW_MAX_ARGS		(TEMPO_HW_MAX_PACKET_DW - 5)
 
@@ -66,6 +66,10 @@ struct tempo_partial {
  * @suspended: start no workgroup, stop running ones at their next check
  * @abort: like @suspended, and forget the workgroups not finished
  * @seq: order of arrival on the pool, kept across suspensions
+ * @held_ns: wall time during which at least one of its workgroups held a
+ *	CU, the current stretch not included
+ * @held_since: start of the current stretch, valid while @running
+ * @cpu_ns: CPU time its workgroups' threads spent on it
  *
  * Every field but @kernel, @args, @mmu and @num_groups is guarded by the
  * pool's lock.
@@ -86,6 +90,9 @@ struct tempo_dispatch {
 	bool suspended;
 	bool abort;
 	u64 seq;
+	u64 held_ns;
+	u64 held_since;
+	u64 cpu_ns;
 };
 
 /**
@@ -96,6 +103,11 @@ struct tempo_dispatch {
  * @in_dispatch: @dispatch is in progress: the packet after it has not
  *	been fetched yet
  * @dispatch: the DISPATCH in progress
+ * @held_seen: CU time and @cpu_seen: CPU time of @dispatch already added
+ *	to the job
+ * @cpu_seen: see @held_seen
+ * @pkt_va: address of a COPY or FILL stopped in the middle, or 0
+ * @pkt_done: bytes of that packet already done
  *
  * A preempted HQD keeps its state here and resumes from it exactly.
  */
@@ -105,6 +117,10 @@ struct tempo_cp_state {
 	u64 pc[TEMPO_HW_MAX_BATCH_DEPTH + 1];
 	bool in_dispatch;
 	struct tempo_dispatch dispatch;
+	u64 held_seen;
+	u64 cpu_seen;
+	u64 pkt_va;
+	u64 pkt_done;
 };
 
 /**
@@ -154,6 +170,10 @@ struct tempo_hw_hqd {
  * @hqds: the hardware queues
  * @current_hqd: queue whose job runs now
  * @run_start: when @current_hqd was chosen
+ * @stall_ns: time of the current run spent stalled: waiting for compute
+ *	units or for the other members of a gang, which is not the job's
+ *	running time
+ * @stall_since: start of the stall in progress, or 0
  */
 struct tempo_engine {
 	struct tempo_hw *hw;
@@ -168,6 +188,8 @@ struct tempo_engine {
 	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
 	struct tempo_hw_hqd *current_hqd;
 	u64 run_start;
+	u64 stall_ns;
+	u64 stall_since;
 };
 
 /**
@@ -221,11 +243,13 @@ struct tempo_hw {
 
 /**
  * struct tempo_packet - a decoded packet
+ * @va: its GPU address
  * @op: &enum drm_tempo_packet
  * @len: length in dwords, header included
  * @dw: the packet's dwords, header included
  */
 struct tempo_packet {
+	u64 va;
 	u32 op;
 	u32 len;
 	u32 dw[TEMPO_HW_MAX_PACKET_DW];
@@ -254,6 +278,10 @@ u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd);
 struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd);
+void tempo_hqd_stall(struct tempo_engine *engine, bool stalled);
+void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+		       u64 ns);
+bool tempo_hqd_hung(struct tempo_hw_hqd *hqd, const struct tempo_hw_job *job);
 bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end);
 void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
@@ -268,7 +296,7 @@ void tempo_cp_drain(struct tempo_engine *engine);
 
 /* tempo_cu.c */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
-		       u32 reserved, bool by_priority);
+		       u32 reserved, bool by_priority, int nice);
 void tempo_cu_pool_fini(struct tempo_cu_pool *pool);
 void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
@@ -276,6 +304,9 @@ void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
 			    struct tempo_dispatch *d, int *error);
+void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
+			     struct tempo_dispatch *d, u64 *held_ns,
+			     u64 *cpu_ns);
 void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy);
 
 #endif /* _TEMPO_HW_PRIV_H_ */

@@ -14,6 +14,7 @@
  */
 
 #include <linux/errno.h>
+#include <linux/overflow.h>
 
 #include <drm/tempo_drm.h>
 
@@ -104,11 +105,15 @@ static u32 kernel_args(u32 kernel)
 
 static bool dispatch_ok(const struct tempo_packet *pkt, u32 engine_class)
 {
-	u64 groups = (u64)pkt->dw[2] * pkt->dw[3] * pkt->dw[4];
+	u64 groups;
 
 	if (engine_class == TEMPO_HW_CLASS_COPY)
 		return false;
 	if (kernel_args(pkt->dw[1]) != pkt->len - 5)
+		return false;
+	/* Three 32-bit counts: their product can pass 2^64. */
+	if (check_mul_overflow((u64)pkt->dw[2] * pkt->dw[3], (u64)pkt->dw[4],
+			       &groups))
 		return false;
 	return groups > 0 && groups <= TEMPO_HW_MAX_GROUPS;
 }
