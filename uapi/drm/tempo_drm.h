@@ -30,8 +30,9 @@ extern "C" {
  *   contexts, each with a priority and an engine map of slots;
  * - &DRM_IOCTL_TEMPO_EXEC: run batch buffers on a context's slot, with
  *   binary and timeline syncobjs in and out and an optional sync_file;
- * - &DRM_IOCTL_TEMPO_SCHED: priority overrides by a DRM master or a
- *   CAP_SYS_NICE holder, of one context or of every context of a file.
+ * - &DRM_IOCTL_TEMPO_SCHED: priority overrides by a CAP_SYS_NICE holder
+ *   (or a DRM master, see below), of one context or of every context of a
+ *   file.
  *
  * ABI rules, for every structure of this file:
  *
@@ -52,6 +53,16 @@ extern "C" {
  *
  * Every rejection writes one line saying why to the kernel log at debug
  * level (enable with ``echo 0x2 > /sys/module/drm/parameters/debug``).
+ *
+ * Resources: what one file may hold (contexts, GPU mappings, jobs in
+ * flight) is capped, see &struct drm_tempo_query_limits, and the kernel
+ * memory it takes is charged to the memory cgroup of the caller.
+ *
+ * Privilege: priorities above %DRM_TEMPO_PRIORITY_NORMAL and
+ * &DRM_IOCTL_TEMPO_SCHED need CAP_SYS_NICE. The device has no display, so
+ * being DRM master (the first opener of the card node) counts only when
+ * the module parameter master_priority says that a display server drives
+ * the device.
  */
 
 /**
@@ -73,11 +84,22 @@ extern "C" {
  * with -EFAULT. Other job errors reported on the fence: -EILSEQ for an
  * illegal or malformed packet, -ELOOP for batch nesting deeper than
  * &drm_tempo_query_device.max_batch_depth, -ETIMEDOUT for a job that ran
- * past the job timeout (its hardware queue is reset; time spent preempted
- * by higher-priority work does not count), -ECANCELED for a job
- * that was cancelled, -ESRCH for a job that had not started when the
- * process that submitted it was killed (the scheduler drops such jobs once
- * their dependencies have signalled).
+ * past the job timeout (&drm_tempo_query_device.job_timeout_ms) of running
+ * time, -ECANCELED for a job that was cancelled, -ESRCH for a job that had
+ * not reached the hardware when the process that submitted it was killed,
+ * or when its context was destroyed or its file closed and it did not
+ * reach the hardware within &drm_tempo_query_limits.close_wait_ms (the
+ * scheduler drops such jobs once their dependencies have signalled).
+ *
+ * Running time is what the job's own work took: time its engine executed
+ * its packets and time its workgroups held compute units. Time spent
+ * preempted by higher-priority work, waiting in its ring behind other
+ * jobs, waiting for compute units held by others or for the other members
+ * of its gang does not count, and later jobs do not extend it. The
+ * hardware checks it between packets, between chunks of a COPY or FILL
+ * (64 KiB), every polling period of a WAIT_MEM and every millisecond of a
+ * DISPATCH, and stops a job that reached the timeout: a hung job fails
+ * within a few milliseconds of the timeout of running time.
  *
  * A job that fails on the hardware (any of these errors but -ECANCELED and
  * -ESRCH) bans its context: the context's jobs that have not started are
@@ -173,6 +195,8 @@ enum drm_tempo_query_id {
 	DRM_TEMPO_QUERY_ENGINES = 1,
 	/** @DRM_TEMPO_QUERY_HQDS: &struct drm_tempo_query_hqds. */
 	DRM_TEMPO_QUERY_HQDS = 2,
+	/** @DRM_TEMPO_QUERY_LIMITS: &struct drm_tempo_query_limits. */
+	DRM_TEMPO_QUERY_LIMITS = 3,
 };
 
 /**
@@ -228,7 +252,8 @@ struct drm_tempo_query_device {
 	/**
 	 * @max_priority: highest context priority this file may ask for
 	 * (%DRM_TEMPO_PRIORITY_NORMAL, or %DRM_TEMPO_PRIORITY_VERY_HIGH for a
-	 * DRM master or a CAP_SYS_NICE holder).
+	 * CAP_SYS_NICE holder, or a DRM master with the module parameter
+	 * master_priority).
 	 */
 	__s32 max_priority;
 	/** @max_packet_dwords: longest packet, header included. */
@@ -273,7 +298,43 @@ struct drm_tempo_query_engines {
 };
 
 /**
+ * struct drm_tempo_query_limits - answer to &DRM_TEMPO_QUERY_LIMITS
+ *
+ * What one file may hold at once. The limits are module parameters of the
+ * same names (read at load); the kernel memory behind them is charged to
+ * the memory cgroup of the process that asked for it.
+ */
+struct drm_tempo_query_limits {
+	/**
+	 * @max_contexts: contexts a file may have; one more fails with
+	 * -ENOSPC (&DRM_IOCTL_TEMPO_CTX_CREATE).
+	 */
+	__u32 max_contexts;
+	/**
+	 * @max_mappings: GPU mappings a file may have; one more fails with
+	 * -ENOSPC (&DRM_IOCTL_TEMPO_VM_MAP).
+	 */
+	__u32 max_mappings;
+	/**
+	 * @max_jobs: jobs a file may have in flight, from exec until the
+	 * kernel has freed them after their fence signalled; one more fails
+	 * with -EAGAIN (&DRM_IOCTL_TEMPO_EXEC): wait for a fence and retry.
+	 */
+	__u32 max_jobs;
+	/**
+	 * @close_wait_ms: longest that closing a file or destroying a
+	 * context waits for its queued jobs to reach the hardware; jobs
+	 * still queued then are dropped (-ESRCH on their fences).
+	 */
+	__u32 close_wait_ms;
+};
+
+/**
  * struct drm_tempo_hqd_info - one hardware queue, as its MQD programs it
+ *
+ * Callers without CAP_SYS_NICE see the priorities the driver programmed
+ * at load; with the dynamic HQD policy the live ones follow other files'
+ * jobs and are shown only to callers that may set priorities.
  */
 struct drm_tempo_hqd_info {
 	/** @engine_class: class of the engine that owns the queue. */
@@ -351,10 +412,11 @@ struct drm_tempo_bo_mmap_offset {
  * @va, @bo_offset and @size must be page aligned, @size non-zero, the range
  * inside the buffer and inside [va_start, va_end) of
  * &struct drm_tempo_query_device; otherwise -EINVAL. A range that overlaps
- * an existing mapping fails with -ENOSPC (as does a full address space with
- * %DRM_TEMPO_VM_MAP_AUTO_VA). An unknown @handle fails with -ENOENT. The
- * mapping holds a reference on the buffer until it is unmapped or the file
- * is closed.
+ * an existing mapping fails with -ENOSPC (as do a full address space with
+ * %DRM_TEMPO_VM_MAP_AUTO_VA and a file that already has
+ * &drm_tempo_query_limits.max_mappings mappings). An unknown @handle fails
+ * with -ENOENT. The mapping holds a reference on the buffer until it is
+ * unmapped or the file is closed.
  */
 struct drm_tempo_vm_map {
 	/** @handle: GEM handle of the buffer. */
@@ -405,11 +467,11 @@ struct drm_tempo_vm_unmap {
  */
 #define DRM_TEMPO_PRIORITY_NORMAL	0
 /**
- * DRM_TEMPO_PRIORITY_HIGH - needs DRM master or CAP_SYS_NICE
+ * DRM_TEMPO_PRIORITY_HIGH - needs CAP_SYS_NICE (see "Privilege")
  */
 #define DRM_TEMPO_PRIORITY_HIGH		512
 /**
- * DRM_TEMPO_PRIORITY_VERY_HIGH - realtime; needs DRM master or CAP_SYS_NICE
+ * DRM_TEMPO_PRIORITY_VERY_HIGH - realtime; needs CAP_SYS_NICE
  */
 #define DRM_TEMPO_PRIORITY_VERY_HIGH	1023
 
@@ -450,7 +512,11 @@ struct drm_tempo_engine {
  * @num_slots above &drm_tempo_query_device.max_slots, an unknown engine in
  * @slots, @priority outside -1023..1023: -EINVAL; @priority above the
  * caller's ceiling (&drm_tempo_query_device.max_priority): -EACCES.
- * @slots unreadable (NULL with @num_slots set included): -EFAULT.
+ * @slots unreadable (NULL with @num_slots set included): -EFAULT. The file
+ * already has &drm_tempo_query_limits.max_contexts contexts: -ENOSPC.
+ *
+ * The id is published when the context is complete: another thread of the
+ * file may use or destroy it as soon as the ioctl returns, not before.
  */
 struct drm_tempo_ctx_create {
 	/** @extensions: chain of &struct drm_tempo_user_extension, or 0. */
@@ -561,8 +627,13 @@ struct drm_tempo_ctx_ext_parallel {
 /**
  * struct drm_tempo_ctx_destroy - destroy a context
  *
- * Jobs already submitted run to completion. -ENOENT for an unknown @ctx_id,
- * -EINVAL for non-zero @pad.
+ * Jobs that have reached the hardware run to completion. Jobs still queued
+ * (waiting for a dependency or for room in their hardware queue) are given
+ * &drm_tempo_query_limits.close_wait_ms to reach it; those still queued
+ * then are dropped, with -ESRCH on their fences. Closing the file does the
+ * same for all its contexts at once, within the same bound, and a killed
+ * process's queued jobs are dropped at once. -ENOENT for an unknown
+ * @ctx_id, -EINVAL for non-zero @pad.
  */
 struct drm_tempo_ctx_destroy {
 	/** @ctx_id: the context. */
@@ -665,8 +736,10 @@ struct drm_tempo_sync {
  * outside the engine map: -EINVAL;
  * @num_batches other than the slot's width (its
  * &drm_tempo_ctx_ext_parallel.width, else 1): -EINVAL; more than &drm_tempo_query_device.max_syncs in or out syncs:
- * -EINVAL; an unreadable array: -EFAULT; non-zero sync @flags: -EINVAL; an
- * unknown syncobj handle: -ENOENT. On any error nothing is queued.
+ * -EINVAL; an unreadable array: -EFAULT; non-zero sync @flags: -EINVAL; the
+ * file already has &drm_tempo_query_limits.max_jobs jobs in flight:
+ * -EAGAIN (wait for one of its fences and submit again); an unknown
+ * syncobj handle: -ENOENT. On any error nothing is queued.
  */
 struct drm_tempo_exec {
 	/** @extensions: chain of &struct drm_tempo_user_extension, or 0. */
@@ -722,9 +795,10 @@ enum drm_tempo_sched_op {
  *
  * Checks, in this order: unknown @op, non-zero @flags or @pad, @ctx_id not
  * zero for a file override, @priority neither %DRM_TEMPO_PRIORITY_UNSET nor
- * in -1023..1023: -EINVAL; the caller is neither DRM master nor a
- * CAP_SYS_NICE holder: -EACCES; @fd not open: -EBADF; @fd not a DRM file of
- * this device: -EINVAL; unknown @ctx_id: -ENOENT.
+ * in -1023..1023: -EINVAL; the caller does not hold CAP_SYS_NICE (nor DRM
+ * master, with the module parameter master_priority): -EACCES; @fd not
+ * open: -EBADF; @fd not a DRM file of this device: -EINVAL; unknown
+ * @ctx_id: -ENOENT.
  */
 struct drm_tempo_sched {
 	/** @op: &enum drm_tempo_sched_op. */

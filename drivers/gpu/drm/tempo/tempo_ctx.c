@@ -41,23 +41,36 @@
 
 #include "tempo_drv.h"
 
-/* The one permission rule: raising priority and overriding others'. */
-static bool priority_privileged(struct drm_file *file)
+/*
+ * The one permission rule: raising priority and overriding other files'.
+ * A DRM master counts only when the module parameter master_priority says
+ * that a display server drives the device: nobody holds master on a
+ * device without a display, so whoever opened the card node first would
+ * otherwise get it. @audit is false for reports, true for decisions.
+ */
+static bool priority_privileged(struct drm_file *file, bool audit)
 {
-	return capable(CAP_SYS_NICE) || drm_is_current_master(file);
+	if (tempo_params.master_priority && drm_is_current_master(file))
+		return true;
+	if (audit)
+		return capable(CAP_SYS_NICE);
+	return ns_capable_noaudit(&init_user_ns, CAP_SYS_NICE);
 }
 
 /**
  * tempo_priority_ceiling() - highest priority a file may ask for
  * @file: the caller
  *
+ * A report, for the device query: the capability check is not audited.
+ *
  * Context: process.
- * Return: %DRM_TEMPO_PRIORITY_VERY_HIGH for a DRM master or a CAP_SYS_NICE
- * holder, %DRM_TEMPO_PRIORITY_NORMAL otherwise.
+ * Return: %DRM_TEMPO_PRIORITY_VERY_HIGH for a CAP_SYS_NICE holder (or a
+ * DRM master, with the module parameter master_priority),
+ * %DRM_TEMPO_PRIORITY_NORMAL otherwise.
  */
 s32 tempo_priority_ceiling(struct drm_file *file)
 {
-	if (priority_privileged(file))
+	if (priority_privileged(file, false))
 		return DRM_TEMPO_PRIORITY_VERY_HIGH;
 	return DRM_TEMPO_PRIORITY_NORMAL;
 }
@@ -77,7 +90,8 @@ int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
 	if (TEMPO_IOCTL_DBG(tdev, priority < DRM_TEMPO_PRIORITY_VERY_LOW ||
 			    priority > DRM_TEMPO_PRIORITY_VERY_HIGH))
 		return -EINVAL;
-	if (TEMPO_IOCTL_DBG(tdev, priority > tempo_priority_ceiling(file)))
+	if (TEMPO_IOCTL_DBG(tdev, priority > DRM_TEMPO_PRIORITY_NORMAL &&
+			    !priority_privileged(file, true)))
 		return -EACCES;
 	return 0;
 }
@@ -117,8 +131,10 @@ struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 		p.queue = queue_priority_of(priority);
 		p.pipe = pipe_priority_of(p.queue);
 	} else {
-		p.queue = p.high ? TEMPO_HW_QUEUE_PRIO_MAX : 7;
-		p.pipe = p.high ? TEMPO_HW_PIPE_PRIO_MAX : 1;
+		p.queue = p.high ? TEMPO_HW_QUEUE_PRIO_MAX :
+				   TEMPO_HW_QUEUE_PRIO_NORMAL;
+		p.pipe = p.high ? TEMPO_HW_PIPE_PRIO_MAX :
+				  TEMPO_HW_PIPE_PRIO_NORMAL;
 	}
 	return p;
 }
@@ -191,6 +207,15 @@ s32 tempo_ctx_priority(const struct tempo_ctx *ctx)
 
 static void ctx_free(struct tempo_ctx *ctx)
 {
+	u32 i;
+
+	for (i = 0; i < ctx->num_slots; i++) {
+		if (!ctx->slots[i].entity)
+			continue;
+		/* Jobs still queued are dropped (-ESRCH on their fences). */
+		drm_sched_entity_fini(ctx->slots[i].entity);
+		kfree(ctx->slots[i].entity);
+	}
 	tempo_map_free(ctx);
 	tempo_ctx_state_put(ctx->state);
 	mutex_destroy(&ctx->lock);
@@ -199,22 +224,18 @@ static void ctx_free(struct tempo_ctx *ctx)
 
 static void ctx_release(struct kref *kref)
 {
-	struct tempo_ctx *ctx = container_of(kref, struct tempo_ctx, refcount);
-	u32 i;
-
-	for (i = 0; i < ctx->num_slots; i++)
-		drm_sched_entity_destroy(&ctx->slots[i].entity);
-	ctx_free(ctx);
+	ctx_free(container_of(kref, struct tempo_ctx, refcount));
 }
 
 /**
  * tempo_ctx_put() - drop a reference on a context
  * @ctx: the context
  *
- * The last reference waits until the context's queued jobs have reached
- * the hardware, then frees it.
+ * The last reference drops the jobs still queued in the context's
+ * entities (their owner flushed them first, see ctx_flush()) and frees
+ * it; it does not wait for them.
  *
- * Context: process; may sleep.
+ * Context: process; may sleep briefly.
  */
 void tempo_ctx_put(struct tempo_ctx *ctx)
 {
@@ -241,49 +262,62 @@ struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id)
 	return ctx;
 }
 
+static bool current_killed(void)
+{
+	return fatal_signal_pending(current) ||
+	       ((current->flags & PF_EXITING) && current->exit_code == SIGKILL);
+}
+
+/*
+ * Give the context's queued jobs until @deadline to reach the hardware,
+ * as drm_sched_entity_flush() does, but bounded for every caller, even a
+ * process that is not exiting (a compositor closing a client's file must
+ * not wait for the client's queue), and not at all for a killed one.
+ */
+static void ctx_flush(struct tempo_ctx *ctx, unsigned long deadline)
+{
+	struct tempo_ctx_state *state = ctx->state;
+	long left = (long)(deadline - jiffies);
+
+	if (left <= 0 || current_killed())
+		return;
+	wait_event_killable_timeout(state->idle_wq,
+				    !atomic_read(&state->queued), left);
+}
+
 /**
  * tempo_ctx_destroy_all() - destroy every context of a closing file
  * @tfile: the file
+ *
+ * The contexts share one %TEMPO_CLOSE_WAIT_MS for their queued jobs to
+ * reach the hardware; what is still queued then is dropped.
  *
  * Context: process; may sleep.
  */
 void tempo_ctx_destroy_all(struct tempo_file *tfile)
 {
+	unsigned long deadline = jiffies + msecs_to_jiffies(TEMPO_CLOSE_WAIT_MS);
 	struct tempo_ctx *ctx;
 	unsigned long id;
 
 	xa_for_each(&tfile->contexts, id, ctx) {
 		xa_erase(&tfile->contexts, id);
+		ctx_flush(ctx, deadline);
 		tempo_ctx_put(ctx);
 	}
 }
 
-static void ctx_update(struct tempo_ctx *ctx, s32 *field, s32 value);
-
-static int slots_init(struct tempo_ctx *ctx)
+static struct tempo_ctx_state *ctx_state_create(struct tempo_file *tfile)
 {
-	struct tempo_prio prio = tempo_priority_map(ctx->tdev,
-						    tempo_ctx_priority(ctx));
-	u32 i;
-	int ret;
+	struct tempo_ctx_state *state;
 
-	for (i = 0; i < ctx->num_slots; i++) {
-		struct drm_gpu_scheduler **list;
-		u32 n;
-
-		list = tempo_map_scheds(ctx->tdev, &ctx->slots[i], prio.high, &n);
-		/* A banned context's queued jobs are cancelled, not run. */
-		ret = drm_sched_entity_init(&ctx->slots[i].entity, prio.sched,
-					    list, n, &ctx->state->guilty);
-		if (ret)
-			goto err_fini;
-	}
-	return 0;
-
-err_fini:
-	while (i--)
-		drm_sched_entity_destroy(&ctx->slots[i].entity);
-	return ret;
+	state = kzalloc(sizeof(*state), GFP_KERNEL_ACCOUNT);
+	if (!state)
+		return NULL;
+	kref_init(&state->refcount);
+	init_waitqueue_head(&state->idle_wq);
+	state->usage = tempo_usage_get(tfile->usage);
+	return state;
 }
 
 static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
@@ -293,23 +327,20 @@ static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
 	u32 n = args->num_slots ? args->num_slots : tdev->num_engines;
 	struct tempo_ctx *ctx;
 
-	ctx = kzalloc(struct_size(ctx, slots, n), GFP_KERNEL);
+	ctx = kzalloc(struct_size(ctx, slots, n), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return NULL;
-	ctx->state = kzalloc(sizeof(*ctx->state), GFP_KERNEL);
+	ctx->state = ctx_state_create(tfile);
 	if (!ctx->state) {
 		kfree(ctx);
 		return NULL;
 	}
-	kref_init(&ctx->state->refcount);
-	ctx->state->usage = tempo_usage_get(tfile->usage);
 	ctx->reset_base = atomic_read(&tdev->reset_count);
 	kref_init(&ctx->refcount);
 	mutex_init(&ctx->lock);
 	ctx->tdev = tdev;
 	ctx->priority = args->priority;
 	ctx->override = DRM_TEMPO_PRIORITY_UNSET;
-	ctx->file_override = READ_ONCE(tfile->priority_override);
 	ctx->num_slots = n;
 	return ctx;
 }
@@ -328,6 +359,28 @@ static int ctx_create_check(struct tempo_device *tdev, struct drm_file *file,
 	if (TEMPO_IOCTL_DBG(tdev, args->num_slots > TEMPO_MAX_SLOTS))
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * Publish a complete context: the file override it runs under is read
+ * under the same lock as file_override() takes, and nothing touches the
+ * context once its id is in the table (another thread of the file may
+ * destroy it at once).
+ */
+static int ctx_publish(struct tempo_device *tdev, struct tempo_file *tfile,
+		       struct tempo_ctx *ctx, u32 *id)
+{
+	int ret;
+
+	mutex_lock(&tfile->lock);
+	ctx->file_override = tfile->priority_override;
+	ret = xa_alloc(&tfile->contexts, id, ctx,
+		       XA_LIMIT(1, tempo_params.max_contexts),
+		       GFP_KERNEL_ACCOUNT);
+	mutex_unlock(&tfile->lock);
+	if (TEMPO_IOCTL_DBG(tdev, ret == -EBUSY))
+		return -ENOSPC;
+	return ret;
 }
 
 /**
@@ -357,29 +410,12 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	ret = tempo_map_resolve(tdev, ctx, args->slots, !args->num_slots);
 	if (!ret)
 		ret = tempo_map_apply_extensions(tdev, ctx, args->extensions);
+	if (!ret)
+		ret = tempo_priority_check(tdev, file, args->priority);
+	if (!ret)
+		ret = ctx_publish(tdev, tfile, ctx, &args->ctx_id);
 	if (ret)
-		goto err_free;
-	ret = tempo_priority_check(tdev, file, args->priority);
-	if (ret)
-		goto err_free;
-	ret = slots_init(ctx);
-	if (ret)
-		goto err_free;
-	ret = xa_alloc(&tfile->contexts, &args->ctx_id, ctx,
-		       XA_LIMIT(1, U32_MAX), GFP_KERNEL);
-	if (ret)
-		goto err_put;
-	/* A file override set while the context was being created. */
-	if (READ_ONCE(tfile->priority_override) != ctx->file_override)
-		ctx_update(ctx, &ctx->file_override,
-			   READ_ONCE(tfile->priority_override));
-	return 0;
-
-err_put:
-	tempo_ctx_put(ctx);
-	return ret;
-err_free:
-	ctx_free(ctx);
+		ctx_free(ctx);
 	return ret;
 }
 
@@ -389,7 +425,7 @@ err_free:
  * @data: &struct drm_tempo_ctx_destroy
  * @file: the caller
  *
- * Context: process.
+ * Context: process; waits at most %TEMPO_CLOSE_WAIT_MS.
  * Return: 0 or a negative errno, as documented in the uAPI header.
  */
 int tempo_ioctl_ctx_destroy(struct drm_device *dev, void *data,
@@ -404,8 +440,54 @@ int tempo_ioctl_ctx_destroy(struct drm_device *dev, void *data,
 	ctx = xa_erase(&to_tempo_file(file)->contexts, args->ctx_id);
 	if (TEMPO_IOCTL_DBG(tdev, !ctx))
 		return -ENOENT;
+	ctx_flush(ctx, jiffies + msecs_to_jiffies(TEMPO_CLOSE_WAIT_MS));
 	tempo_ctx_put(ctx);
 	return 0;
+}
+
+/**
+ * tempo_ctx_entity() - the scheduler entity of a context's slot
+ * @ctx: the context
+ * @slot: one of its slots
+ *
+ * Entities are created by the first exec on their slot, at the context's
+ * priority of the moment.
+ *
+ * Context: process; takes the context's lock.
+ * Return: the entity, or an ERR_PTR().
+ */
+struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
+					  struct tempo_slot *slot)
+{
+	struct drm_sched_entity *entity;
+	struct drm_gpu_scheduler **list;
+	struct tempo_prio prio;
+	u32 n;
+	int ret;
+
+	mutex_lock(&ctx->lock);
+	entity = slot->entity;
+	if (entity)
+		goto out;
+	entity = kzalloc(sizeof(*entity), GFP_KERNEL_ACCOUNT);
+	if (!entity) {
+		entity = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
+	list = tempo_map_scheds(ctx->tdev, slot, prio.high, &n);
+	/* A banned context's queued jobs are cancelled, not run. */
+	ret = drm_sched_entity_init(entity, prio.sched, list, n,
+				    &ctx->state->guilty);
+	if (ret) {
+		kfree(entity);
+		entity = ERR_PTR(ret);
+		goto out;
+	}
+	slot->entity = entity;
+out:
+	mutex_unlock(&ctx->lock);
+	return entity;
 }
 
 static int ctx_param_lookup(struct tempo_device *tdev, struct drm_file *file,
@@ -489,10 +571,12 @@ static void ctx_apply_priority(struct tempo_ctx *ctx)
 		struct drm_gpu_scheduler **list;
 		u32 n;
 
+		if (!slot->entity)
+			continue;
 		list = tempo_map_scheds(ctx->tdev, slot, prio.high, &n);
 		/* Both take effect when the entity next picks a run queue. */
-		drm_sched_entity_modify_sched(&slot->entity, list, n);
-		drm_sched_entity_set_priority(&slot->entity, prio.sched);
+		drm_sched_entity_modify_sched(slot->entity, list, n);
+		drm_sched_entity_set_priority(slot->entity, prio.sched);
 	}
 }
 
@@ -550,7 +634,7 @@ static int sched_check(struct tempo_device *tdev, struct drm_file *file,
 			    (args->priority < DRM_TEMPO_PRIORITY_VERY_LOW ||
 			     args->priority > DRM_TEMPO_PRIORITY_VERY_HIGH)))
 		return -EINVAL;
-	if (TEMPO_IOCTL_DBG(tdev, !priority_privileged(file)))
+	if (TEMPO_IOCTL_DBG(tdev, !priority_privileged(file, true)))
 		return -EACCES;
 	return 0;
 }
@@ -561,6 +645,7 @@ static void file_override(struct tempo_file *tfile, s32 priority)
 	unsigned long id = 0;
 	struct tempo_ctx *ctx;
 
+	mutex_lock(&tfile->lock);
 	WRITE_ONCE(tfile->priority_override, priority);
 	for (;;) {
 		xa_lock(&tfile->contexts);
@@ -569,11 +654,12 @@ static void file_override(struct tempo_file *tfile, s32 priority)
 			kref_get(&ctx->refcount);
 		xa_unlock(&tfile->contexts);
 		if (!ctx)
-			return;
+			break;
 		ctx_update(ctx, &ctx->file_override, priority);
 		tempo_ctx_put(ctx);
 		id++;
 	}
+	mutex_unlock(&tfile->lock);
 }
 
 static int sched_override(struct tempo_device *tdev,

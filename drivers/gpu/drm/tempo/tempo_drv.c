@@ -29,6 +29,7 @@
 #include <linux/file.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/sched/prio.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -61,6 +62,11 @@ struct tempo_params tempo_params = {
 	.cu_reserved = 2,
 	.cu_by_priority = true,
 	.starve_ms = 100,
+	.max_contexts = 1024,
+	.max_mappings = 65536,
+	.max_jobs = 4096,
+	.hw_nice = 10,
+	.master_priority = false,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
@@ -85,6 +91,16 @@ module_param_named(cu_by_priority, tempo_params.cu_by_priority, bool, 0444);
 MODULE_PARM_DESC(cu_by_priority, "CU sequencer takes workgroups by queue priority; 0 picks at random (default 1)");
 module_param_named(starve_ms, tempo_params.starve_ms, uint, 0444);
 MODULE_PARM_DESC(starve_ms, "a hardware queue waiting with work longer than this runs next (1-10000, default 100)");
+module_param_named(max_contexts, tempo_params.max_contexts, uint, 0444);
+MODULE_PARM_DESC(max_contexts, "contexts per file (1-65536, default 1024)");
+module_param_named(max_mappings, tempo_params.max_mappings, uint, 0444);
+MODULE_PARM_DESC(max_mappings, "GPU mappings per file (1-1048576, default 65536)");
+module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
+MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond (1-65536, default 4096)");
+module_param_named(hw_nice, tempo_params.hw_nice, int, 0444);
+MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; its compute units run 5 lower (-20-19, default 10)");
+module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
+MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");
 
 static struct platform_device *tempo_pdev;
 
@@ -127,7 +143,7 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct tempo_file *tfile;
 
-	tfile = kzalloc(sizeof(*tfile), GFP_KERNEL);
+	tfile = kzalloc(sizeof(*tfile), GFP_KERNEL_ACCOUNT);
 	if (!tfile)
 		return -ENOMEM;
 	tfile->vm = tempo_vm_create();
@@ -138,6 +154,7 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 		goto err_vm;
 	tfile->tdev = to_tempo_device(dev);
 	tfile->priority_override = DRM_TEMPO_PRIORITY_UNSET;
+	mutex_init(&tfile->lock);
 	xa_init_flags(&tfile->contexts, XA_FLAGS_ALLOC1);
 	file->driver_priv = tfile;
 	return 0;
@@ -157,6 +174,7 @@ static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
 	xa_destroy(&tfile->contexts);
 	tempo_vm_put(tfile->vm);
 	tempo_usage_put(tfile->usage);
+	mutex_destroy(&tfile->lock);
 	kfree(tfile);
 }
 
@@ -246,7 +264,9 @@ static const struct drm_driver tempo_driver = {
 	.ioctls = tempo_ioctls,
 	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
 	.fops = &tempo_fops,
-	DRM_GEM_SHMEM_DRIVER_OPS,
+	/* DRM_GEM_SHMEM_DRIVER_OPS, with tempo's size limit on dumb buffers */
+	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+	.dumb_create = tempo_gem_dumb_create,
 	.gem_create_object = tempo_gem_create_object,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
@@ -264,7 +284,11 @@ static bool params_valid(const struct tempo_params *p)
 	       p->cus >= 1 && p->cus <= 64 &&
 	       p->job_timeout_ms >= 100 && p->job_timeout_ms <= 60000 &&
 	       p->hqd_policy <= TEMPO_HQD_DYNAMIC && p->cu_reserved < p->cus &&
-	       p->starve_ms >= 1 && p->starve_ms <= 10000;
+	       p->starve_ms >= 1 && p->starve_ms <= 10000 &&
+	       p->max_contexts >= 1 && p->max_contexts <= 65536 &&
+	       p->max_mappings >= 1 && p->max_mappings <= (1u << 20) &&
+	       p->max_jobs >= 1 && p->max_jobs <= 65536 &&
+	       p->hw_nice >= MIN_NICE && p->hw_nice <= MAX_NICE;
 }
 
 static struct tempo_hw *tempo_hw_from_params(struct device *dev)
@@ -276,17 +300,19 @@ static struct tempo_hw *tempo_hw_from_params(struct device *dev)
 			[TEMPO_HW_CLASS_COMPUTE] = p->compute_engines,
 			[TEMPO_HW_CLASS_COPY] = p->copy_engines,
 		},
-		/* Classes with parallel slots have one more HQD, for gangs. */
+		/* Classes with parallel slots have HQDs for gangs too. */
 		.queues = {
 			[TEMPO_HW_CLASS_GFX] = p->queues,
-			[TEMPO_HW_CLASS_COMPUTE] = p->compute_queues + 1,
-			[TEMPO_HW_CLASS_COPY] = p->queues + 1,
+			[TEMPO_HW_CLASS_COMPUTE] = p->compute_queues + TEMPO_GANG_HQDS,
+			[TEMPO_HW_CLASS_COPY] = p->queues + TEMPO_GANG_HQDS,
 		},
 		.num_cus = p->cus,
 		.ring_size = TEMPO_RING_SIZE,
 		.cu_reserved = p->cu_reserved,
 		.cu_by_priority = p->cu_by_priority,
 		.starve_ns = (u64)p->starve_ms * NSEC_PER_MSEC,
+		.hang_ns = (u64)p->job_timeout_ms * NSEC_PER_MSEC,
+		.nice = p->hw_nice,
 	};
 
 	return tempo_hw_create(dev, &config);

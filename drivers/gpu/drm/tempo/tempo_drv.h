@@ -14,6 +14,7 @@
 #include "tempo_types.h"
 
 struct drm_file;
+struct drm_mode_create_dumb;
 struct tempo_ctx;
 
 /**
@@ -73,6 +74,8 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 			  struct drm_file *file);
 int tempo_ioctl_bo_mmap_offset(struct drm_device *dev, void *data,
 			       struct drm_file *file);
+int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
+			  struct drm_mode_create_dumb *args);
 
 /* tempo_vm.c */
 struct tempo_vm *tempo_vm_create(void);
@@ -102,6 +105,8 @@ void tempo_ctx_state_put(struct tempo_ctx_state *state);
 bool tempo_ctx_banned(const struct tempo_ctx *ctx);
 s32 tempo_ctx_priority(const struct tempo_ctx *ctx);
 void tempo_ctx_put(struct tempo_ctx *ctx);
+struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
+					  struct tempo_slot *slot);
 void tempo_ctx_destroy_all(struct tempo_file *tfile);
 int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 			   struct drm_file *file);
@@ -136,11 +141,14 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
 u32 tempo_class_queues(u32 engine_class);
-struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
+struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
+				  struct tempo_vm *vm,
 				  const struct tempo_slot *slot,
 				  const u64 *batches);
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
-		   struct tempo_slot *slot, struct drm_file *file);
+		   struct drm_sched_entity *entity, void *owner,
+		   struct drm_file *file);
+void tempo_job_pushed(struct tempo_job *job);
 void tempo_job_free(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
 

@@ -17,6 +17,13 @@
  *   class. Jobs waiting behind others in their HQD's ring count from the
  *   moment they were written there.
  * - drm-engine-capacity-<class>: how many engines the class has;
+ * - drm-cycles-<class>: nanoseconds of host CPU time the emulated
+ *   hardware (command processors and compute units) spent on the file's
+ *   ended jobs on engines of the class: the emulated GPU runs on the host's
+ *   CPUs, in kernel threads outside the file's cgroup;
+ * - drm-total-cycles-<class>: CLOCK_MONOTONIC in nanoseconds, so that
+ *   the growth of drm-cycles over the growth of drm-total-cycles is the
+ *   share of one host CPU the file's work took;
  * - drm-total-memory, drm-shared-memory, drm-resident-memory: the file's
  *   buffers; a buffer is resident once its pages were allocated.
  *
@@ -49,7 +56,7 @@ static const char *const class_names[TEMPO_NUM_CLASSES] = {
  */
 struct tempo_usage *tempo_usage_create(void)
 {
-	struct tempo_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL);
+	struct tempo_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL_ACCOUNT);
 
 	if (usage)
 		kref_init(&usage->refcount);
@@ -86,16 +93,18 @@ void tempo_usage_put(struct tempo_usage *usage)
 		kref_put(&usage->refcount, usage_release);
 }
 
-static void add_busy(struct tempo_usage *usage, struct tempo_hw_hqd *hqd,
+static void add_busy(struct tempo_usage *usage, struct tempo_hw_job *hw,
 		     u64 ns)
 {
 	struct tempo_hw_hqd_info info;
 
-	if (!hqd)
+	if (!hw->hqd)
 		return;
-	tempo_hw_hqd_info(hqd, &info);
-	if (info.engine_class < TEMPO_NUM_CLASSES)
-		atomic64_add(ns, &usage->busy_ns[info.engine_class]);
+	tempo_hw_hqd_info(hw->hqd, &info);
+	if (info.engine_class >= TEMPO_NUM_CLASSES)
+		return;
+	atomic64_add(ns, &usage->busy_ns[info.engine_class]);
+	atomic64_add(hw->cpu_ns, &usage->cpu_ns[info.engine_class]);
 }
 
 /**
@@ -122,11 +131,11 @@ void tempo_usage_account(struct tempo_job *job)
 	if (ktime_before(end, start))
 		return;
 	if (!job->gang) {
-		add_busy(usage, job->hw.hqd, ktime_to_ns(ktime_sub(end, start)));
+		add_busy(usage, &job->hw, ktime_to_ns(ktime_sub(end, start)));
 		return;
 	}
 	for (i = 0; i < job->gang->hw.width; i++)
-		add_busy(usage, job->gang->hw.members[i].hqd,
+		add_busy(usage, &job->gang->hw.members[i],
 			 ktime_to_ns(ktime_sub(end, start)));
 }
 
@@ -153,6 +162,10 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			   (u64)atomic64_read(&tfile->usage->busy_ns[c]));
 		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", class_names[c],
 			   engines[c]);
+		drm_printf(p, "drm-cycles-%s:\t%llu\n", class_names[c],
+			   (u64)atomic64_read(&tfile->usage->cpu_ns[c]));
+		drm_printf(p, "drm-total-cycles-%s:\t%llu\n", class_names[c],
+			   ktime_get_ns());
 	}
 	drm_show_memory_stats(p, file);
 }

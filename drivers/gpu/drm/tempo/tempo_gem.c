@@ -57,7 +57,7 @@ struct drm_gem_object *tempo_gem_create_object(struct drm_device *dev,
 					       size_t size)
 {
 	struct drm_gem_shmem_object *shmem = kzalloc(sizeof(*shmem),
-						     GFP_KERNEL);
+						     GFP_KERNEL_ACCOUNT);
 
 	if (!shmem)
 		return ERR_PTR(-ENOMEM);
@@ -93,6 +93,31 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
 	drm_gem_object_put(&shmem->base);
 	return ret;
+}
+
+/**
+ * tempo_gem_dumb_create() - DRM_IOCTL_MODE_CREATE_DUMB
+ * @file: the caller
+ * @dev: the DRM device
+ * @args: the request, checked for overflow by the DRM core
+ *
+ * Dumb buffers are shmem buffers too, under the same size limit as
+ * &DRM_IOCTL_TEMPO_BO_CREATE.
+ *
+ * Context: process.
+ * Return: 0, -EINVAL for a buffer over the limit, or a negative errno.
+ */
+int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
+			  struct drm_mode_create_dumb *args)
+{
+	u64 pitch = DIV_ROUND_UP((u64)args->width * args->bpp, 8);
+
+	if (TEMPO_IOCTL_DBG(to_tempo_device(dev),
+			    max_t(u64, args->pitch, pitch) * args->height >
+			    TEMPO_MAX_BO_SIZE ||
+			    args->size > TEMPO_MAX_BO_SIZE))
+		return -EINVAL;
+	return drm_gem_shmem_dumb_create(file, dev, args);
 }
 
 /**

@@ -108,13 +108,18 @@ static struct tempo_slot *ext_slot(struct tempo_device *tdev,
 	return &ctx->slots[index];
 }
 
-/* Read @n engines, each known, into @out. */
+/* Read @n engines, each known, into a new @slot->siblings. */
 static int read_engines(struct tempo_device *tdev, u64 uptr, u32 n,
-			struct tempo_engine_desc **out)
+			struct tempo_slot *slot)
 {
+	struct tempo_engine_desc **out;
 	struct drm_tempo_engine e;
 	u32 i;
 
+	out = kcalloc(n, sizeof(*out), GFP_KERNEL_ACCOUNT);
+	if (!out)
+		return -ENOMEM;
+	slot->siblings = out;
 	for (i = 0; i < n; i++) {
 		void __user *p = u64_to_user_ptr(uptr) + i * sizeof(e);
 
@@ -152,7 +157,7 @@ static int balanced_lists(struct tempo_slot *slot)
 		for (i = 0; i < slot->num_siblings; i++)
 			n += slot->siblings[i]->num_placed[high];
 		slot->balanced[high] = kcalloc(n, sizeof(*slot->balanced[high]),
-					       GFP_KERNEL);
+					       GFP_KERNEL_ACCOUNT);
 		if (!slot->balanced[high])
 			return -ENOMEM;
 		/*
@@ -187,7 +192,7 @@ static int ext_load_balance(struct tempo_device *tdev, struct tempo_ctx *ctx,
 	if (TEMPO_IOCTL_DBG(tdev, !ext.num_siblings ||
 			    ext.num_siblings > TEMPO_MAX_SIBLINGS))
 		return -EINVAL;
-	ret = read_engines(tdev, ext.siblings, ext.num_siblings, slot->siblings);
+	ret = read_engines(tdev, ext.siblings, ext.num_siblings, slot);
 	if (ret)
 		return ret;
 	if (TEMPO_IOCTL_DBG(tdev, !column_valid(slot->siblings,
@@ -273,7 +278,7 @@ static int ext_parallel(struct tempo_device *tdev, struct tempo_ctx *ctx,
 	if (TEMPO_IOCTL_DBG(tdev, ext.width > TEMPO_HW_MAX_WIDTH))
 		return -ENODEV;
 	ret = read_engines(tdev, ext.engines, ext.width * ext.num_siblings,
-			   slot->siblings);
+			   slot);
 	if (!ret)
 		ret = parallel_check(tdev, slot, ext.width, ext.num_siblings);
 	if (ret)
@@ -331,8 +336,9 @@ static u32 engine_load(struct tempo_device *tdev,
 
 	for (q = 0; q < e->num_queues; q++)
 		load += tempo_hw_hqd_pending(tdev->queues[e->first_queue + q].hqd);
-	if (e->gang_hqd)
-		load += tempo_hw_hqd_pending(e->gang_hqd);
+	for (q = 0; q < TEMPO_GANG_HQDS; q++)
+		if (e->gang_hqd[q])
+			load += tempo_hw_hqd_pending(e->gang_hqd[q]);
 	return load;
 }
 
@@ -370,7 +376,7 @@ void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
 		}
 	}
 	if (best)
-		drm_sched_entity_modify_sched(&slot->entity, best->placed[high],
+		drm_sched_entity_modify_sched(slot->entity, best->placed[high],
 					      best->num_placed[high]);
 }
 
@@ -394,7 +400,7 @@ struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
 		return slot->balanced[high];
 	case TEMPO_SLOT_PARALLEL:
 		*n = 1;
-		return tdev->gang_scheds;
+		return tdev->gang_scheds[high];
 	}
 	*n = slot->engine->num_placed[high];
 	return slot->engine->placed[high];
@@ -411,6 +417,7 @@ void tempo_map_free(struct tempo_ctx *ctx)
 	u32 i;
 
 	for (i = 0; i < ctx->num_slots; i++) {
+		kfree(ctx->slots[i].siblings);
 		kfree(ctx->slots[i].balanced[0]);
 		kfree(ctx->slots[i].balanced[1]);
 		dma_fence_put(ctx->slots[i].last);

@@ -90,28 +90,55 @@ static size_t hqds_size(struct tempo_device *tdev)
 			     tdev->num_queues);
 }
 
+/*
+ * The live MQD priorities only to callers who may set priorities: with the
+ * dynamic HQD policy they follow other files' jobs, and would let any
+ * file watch what others run. Others see the programming made at load.
+ */
 static void hqds_fill(struct tempo_device *tdev, struct drm_file *file,
 		      void *answer)
 {
+	bool live = tempo_priority_ceiling(file) > DRM_TEMPO_PRIORITY_NORMAL;
 	struct drm_tempo_query_hqds *q = answer;
 	struct tempo_hw_hqd_info info;
 	u32 i;
 
 	q->num_hqds = tdev->num_queues;
 	for (i = 0; i < tdev->num_queues; i++) {
-		tempo_hw_hqd_info(tdev->queues[i].hqd, &info);
+		const struct tempo_queue *queue = &tdev->queues[i];
+
+		tempo_hw_hqd_info(queue->hqd, &info);
 		q->hqds[i].engine_class = info.engine_class;
 		q->hqds[i].engine_instance = info.engine_instance;
 		q->hqds[i].queue = info.queue;
-		q->hqds[i].pipe_priority = info.pipe_priority;
-		q->hqds[i].queue_priority = info.queue_priority;
+		q->hqds[i].pipe_priority = live ? info.pipe_priority :
+						  queue->init_pipe;
+		q->hqds[i].queue_priority = live ? info.queue_priority :
+						   queue->init_queue;
 	}
+}
+
+static size_t limits_size(struct tempo_device *tdev)
+{
+	return sizeof(struct drm_tempo_query_limits);
+}
+
+static void limits_fill(struct tempo_device *tdev, struct drm_file *file,
+			void *answer)
+{
+	struct drm_tempo_query_limits *l = answer;
+
+	l->max_contexts = tempo_params.max_contexts;
+	l->max_mappings = tempo_params.max_mappings;
+	l->max_jobs = tempo_params.max_jobs;
+	l->close_wait_ms = TEMPO_CLOSE_WAIT_MS;
 }
 
 static const struct tempo_query_fn tempo_queries[] = {
 	[DRM_TEMPO_QUERY_DEVICE] = { device_size, device_fill },
 	[DRM_TEMPO_QUERY_ENGINES] = { engines_size, engines_fill },
 	[DRM_TEMPO_QUERY_HQDS] = { hqds_size, hqds_fill },
+	[DRM_TEMPO_QUERY_LIMITS] = { limits_size, limits_fill },
 };
 
 /**

@@ -51,10 +51,15 @@ static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
 static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 {
 	struct tempo_job *job = container_of(cb, struct tempo_job, hw_done);
+	struct tempo_device *tdev = to_tempo_queue(job->base.sched)->tdev;
 
 	trace_tempo_job_done(&job->base, fence->error);
 	if (!fence->error || fence->error == -ECANCELED)
 		return;
+	/* Stopped by the hang watchdog or by the scheduler's timeout. */
+	if (fence->error == -ETIMEDOUT)
+		trace_tempo_reset(&job->base,
+				  atomic_inc_return(&tdev->reset_count));
 	if (!atomic_xchg(&job->state->guilty, 1))
 		pr_notice_ratelimited("tempo: job failed on the hardware (%pe), context banned\n",
 				      ERR_PTR(fence->error));
@@ -62,16 +67,26 @@ static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 
 /*
  * The dynamic policy's set_priority: an HQD takes the priority of the job
- * being written into it, and so do the jobs already in its ring.
+ * being written into it, and so do the jobs already in its ring, but it
+ * is never lowered while it has work: a job would demote the jobs of
+ * higher priority queued before it (possibly another file's). It goes
+ * down with the first job written into it once idle.
  */
 static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
 {
 	struct tempo_hw_hqd_info info;
+	bool lower;
 
 	tempo_hw_hqd_info(hqd, &info);
-	if (info.pipe_priority != prio->pipe ||
-	    info.queue_priority != prio->queue)
-		tempo_hw_hqd_set_priority(hqd, prio->pipe, prio->queue);
+	if (info.pipe_priority == prio->pipe &&
+	    info.queue_priority == prio->queue)
+		return;
+	lower = prio->pipe < info.pipe_priority ||
+		(prio->pipe == info.pipe_priority &&
+		 prio->queue < info.queue_priority);
+	if (lower && !tempo_hw_hqd_idle(hqd))
+		return;
+	tempo_hw_hqd_set_priority(hqd, prio->pipe, prio->queue);
 }
 
 static void trace_run(struct drm_sched_job *sched_job,
@@ -85,6 +100,18 @@ static void trace_run(struct drm_sched_job *sched_job,
 	trace_tempo_job_run(sched_job, info.engine, info.queue, width);
 }
 
+/* The job left its entity: run_job took it, or it is freed without. */
+static void job_dequeued(struct tempo_job *job)
+{
+	struct tempo_ctx_state *state = job->state;
+
+	if (job->dequeued || !state)
+		return;
+	job->dequeued = true;
+	if (atomic_dec_and_test(&state->queued))
+		wake_up_all(&state->idle_wq);
+}
+
 static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -92,16 +119,19 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	struct dma_fence *fence;
 	int idx;
 
+	job_dequeued(job);
 	if (unlikely(sched_job->s_fence->finished.error))
 		return NULL;
-	/* Resubmitted after a reset: the hardware still has it, or ended it. */
-	if (job->hw.fence->base.ops)
+	/* Resubmitted after a timeout: the hardware still has it, or ended it. */
+	if (job->submitted)
 		return dma_fence_get(&job->hw.fence->base);
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
 	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
 		program_hqd(job_hqd(sched_job), &job->prio);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
+	job->fence_inited = true;
+	job->submitted = true;
 	trace_run(sched_job, job_hqd(sched_job), 1);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
@@ -109,29 +139,19 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	return fence;
 }
 
-/* Stop the hung job on the hardware and wait until its fence signals. */
-static void abort_job(struct tempo_device *tdev, struct drm_sched_job *sched_job)
-{
-	struct dma_fence *fence = &to_tempo_job(sched_job)->hw.fence->base;
-
-	if (!fence->ops)
-		return;
-	tempo_hw_hqd_abort(job_hqd(sched_job), &to_tempo_job(sched_job)->hw,
-			   -ETIMEDOUT);
-	if (!dma_fence_wait_timeout(fence, false,
-				    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
-		drm_warn_once(&tdev->drm, "hardware did not abort a job\n");
-}
-
 /*
- * The timeout fired, but was the job running all that time? A job that
- * held its engine for less than a quarter of the timeout spent the rest
- * preempted by higher-priority work or waiting in its ring: it is not
- * hung, and gets another timeout period.
+ * The timeout fired, but was the job running all that time? drm_sched's
+ * timer measures wall time since the last job of the HQD started, and is
+ * re-armed by later jobs; a job is hung when its own running time (see
+ * tempo_hw_job_run_ns()) reached the timeout, which is also the
+ * hardware's hang watchdog: this is the backstop for a hardware that
+ * would not stop the job itself. Otherwise the job spent the time
+ * preempted, waiting in its ring or for compute units: it is not hung and
+ * gets another period.
  */
 static bool job_hung(struct tempo_device *tdev, struct tempo_job *job)
 {
-	u64 limit = (u64)tdev->job_timeout_ms * NSEC_PER_MSEC / 4;
+	u64 limit = (u64)tdev->job_timeout_ms * NSEC_PER_MSEC;
 	u32 i;
 
 	if (!job->gang)
@@ -142,23 +162,43 @@ static bool job_hung(struct tempo_device *tdev, struct tempo_job *job)
 	return false;
 }
 
+/* Stop the hung job on the hardware and wait until its fence signals. */
+static void job_abort(struct tempo_device *tdev, struct tempo_job *job)
+{
+	struct dma_fence *fence = &job->hw.fence->base;
+
+	if (job->gang)
+		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
+	else
+		tempo_hw_hqd_abort(job->hw.hqd, &job->hw, -ETIMEDOUT);
+	if (!dma_fence_wait_timeout(fence, false,
+				    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
+		drm_warn_once(&tdev->drm, "hardware did not abort a job\n");
+}
+
+/*
+ * drm_sched takes the job off its pending list before calling this, and
+ * only drm_sched_stop() puts it back: stop and restart the scheduler
+ * whatever the verdict, even when the device is gone, or the job is never
+ * freed. Jobs the hardware holds are resubmitted as they are (run_job
+ * returns their fence), so their HQD carries on where it was.
+ */
 static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct drm_gpu_scheduler *sched = sched_job->sched;
 	struct tempo_device *tdev = to_tempo_queue(sched)->tdev;
+	struct tempo_job *job = to_tempo_job(sched_job);
+	bool present;
 	int idx;
 
-	if (!drm_dev_enter(&tdev->drm, &idx))
-		return DRM_GPU_SCHED_STAT_ENODEV;
-	/* Stop and restart even when not hung: the job goes back pending. */
+	present = drm_dev_enter(&tdev->drm, &idx);
 	drm_sched_stop(sched, sched_job);
-	if (job_hung(tdev, to_tempo_job(sched_job))) {
-		trace_tempo_reset(sched_job,
-				  atomic_inc_return(&tdev->reset_count));
-		abort_job(tdev, sched_job);
-	}
+	if (present && job->submitted && job_hung(tdev, job))
+		job_abort(tdev, job);
 	drm_sched_resubmit_jobs(sched);
 	tempo_compat_sched_start(sched);
+	if (!present)
+		return DRM_GPU_SCHED_STAT_ENODEV;
 	drm_dev_exit(idx);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
@@ -169,8 +209,8 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
  * HQD is idle first, so every valid placement can come up. Does not
  * allocate: run_job may not.
  */
-static bool place_column(struct tempo_gang_job *g, u32 col, bool idle_only,
-			 struct tempo_hw_hqd **hqds)
+static bool place_column(struct tempo_gang_job *g, u32 col, bool high,
+			 bool idle_only, struct tempo_hw_hqd **hqds)
 {
 	u32 n = g->num_siblings, start = get_random_u32_below(n), k, i;
 
@@ -178,14 +218,15 @@ static bool place_column(struct tempo_gang_job *g, u32 col, bool idle_only,
 		return true;
 	for (k = 0; k < n; k++) {
 		struct tempo_engine_desc *e = g->siblings[col * n + (start + k) % n];
+		struct tempo_hw_hqd *hqd = e->gang_hqd[high];
 		bool used = false;
 
 		for (i = 0; i < col; i++)
-			used |= hqds[i] == e->gang_hqd;
-		if (used || (idle_only && !tempo_hw_hqd_idle(e->gang_hqd)))
+			used |= hqds[i] == hqd;
+		if (used || (idle_only && !tempo_hw_hqd_idle(hqd)))
 			continue;
-		hqds[col] = e->gang_hqd;
-		if (place_column(g, col + 1, idle_only, hqds))
+		hqds[col] = hqd;
+		if (place_column(g, col + 1, high, idle_only, hqds))
 			return true;
 	}
 	return false;
@@ -217,15 +258,16 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 	u32 i;
 	int idx;
 
-	if (job->gang->submitted)	/* resubmitted after a reset */
+	job_dequeued(job);
+	if (job->submitted)	/* resubmitted after a timeout */
 		return dma_fence_get(&job->hw.fence->base);
 	if (unlikely(sched_job->s_fence->finished.error)) {
 		gang_cancel(job, sched_job->s_fence->finished.error);
 		return NULL;
 	}
 	/* Validated at context creation: a placement exists. */
-	if (!place_column(job->gang, 0, true, hqds) &&
-	    WARN_ON(!place_column(job->gang, 0, false, hqds))) {
+	if (!place_column(job->gang, 0, job->prio.high, true, hqds) &&
+	    WARN_ON(!place_column(job->gang, 0, job->prio.high, false, hqds))) {
 		gang_cancel(job, -EINVAL);
 		return ERR_PTR(-EINVAL);
 	}
@@ -233,40 +275,16 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 		gang_cancel(job, -ENODEV);
 		return ERR_PTR(-ENODEV);
 	}
-	for (i = 0; i < job->gang->hw.width; i++)
-		program_hqd(hqds[i], &job->prio);
-	job->gang->submitted = true;
+	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
+		for (i = 0; i < job->gang->hw.width; i++)
+			program_hqd(hqds[i], &job->prio);
+	job->submitted = true;
 	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
 	trace_run(sched_job, hqds[0], job->gang->hw.width);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
 	drm_dev_exit(idx);
 	return fence;
-}
-
-static enum drm_gpu_sched_stat tempo_timedout_gang(struct drm_sched_job *sched_job)
-{
-	struct drm_gpu_scheduler *sched = sched_job->sched;
-	struct tempo_device *tdev = to_tempo_queue(sched)->tdev;
-	struct tempo_job *job = to_tempo_job(sched_job);
-	struct dma_fence *fence = &job->hw.fence->base;
-	int idx;
-
-	if (!drm_dev_enter(&tdev->drm, &idx))
-		return DRM_GPU_SCHED_STAT_ENODEV;
-	drm_sched_stop(sched, sched_job);
-	if (job->gang->submitted && job_hung(tdev, job)) {
-		trace_tempo_reset(sched_job,
-				  atomic_inc_return(&tdev->reset_count));
-		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
-		if (!dma_fence_wait_timeout(fence, false,
-					    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
-			drm_warn_once(&tdev->drm, "hardware did not abort a gang\n");
-	}
-	drm_sched_resubmit_jobs(sched);
-	tempo_compat_sched_start(sched);
-	drm_dev_exit(idx);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
 static void tempo_free_job(struct drm_sched_job *sched_job)
@@ -287,14 +305,14 @@ static const struct drm_sched_backend_ops tempo_sched_ops = {
 
 static const struct drm_sched_backend_ops tempo_gang_ops = {
 	.run_job = tempo_run_gang,
-	.timedout_job = tempo_timedout_gang,
+	.timedout_job = tempo_timedout_job,
 	.free_job = tempo_free_job,
 };
 
 static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 		      const u64 *batches)
 {
-	struct tempo_gang_job *g = kzalloc(sizeof(*g), GFP_KERNEL);
+	struct tempo_gang_job *g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	u32 i;
 
 	if (!g)
@@ -302,7 +320,8 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 	g->hw.width = slot->width;
 	g->hw.fence = job->hw.fence;
 	g->num_siblings = slot->num_siblings;
-	memcpy(g->siblings, slot->siblings, sizeof(g->siblings));
+	memcpy(g->siblings, slot->siblings,
+	       slot->width * slot->num_siblings * sizeof(g->siblings[0]));
 	for (i = 0; i < slot->width; i++) {
 		g->hw.members[i].mmu = job->hw.mmu;
 		g->hw.members[i].batch_va = batches[i];
@@ -319,24 +338,55 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 static atomic_t jobs_alive = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
 
+/* Count a job in, against its file's limit; false when the file is full. */
+static bool job_count_in(struct tempo_usage *usage)
+{
+	if (atomic_inc_return(&usage->jobs) > tempo_params.max_jobs) {
+		atomic_dec(&usage->jobs);
+		return false;
+	}
+	atomic_inc(&jobs_alive);
+	return true;
+}
+
+/* The last thing a job does: teardown may go on once it is counted out. */
+static void job_count_out(struct tempo_usage *usage)
+{
+	atomic_dec(&usage->jobs);
+	tempo_usage_put(usage);
+	if (atomic_dec_and_test(&jobs_alive))
+		wake_up_all(&jobs_wq);
+}
+
 /**
  * tempo_job_alloc() - allocate a job and its hardware fence
+ * @usage: the submitting file's usage, which counts its jobs in flight;
+ *	referenced by the job
  * @vm: address space of the job, referenced by the job
  * @slot: the slot it is for
  * @batches: GPU addresses of its batches, @slot->width of them
  *
+ * Everything is charged to the caller's memory cgroup.
+ *
  * Context: process; may sleep.
- * Return: the job or NULL.
+ * Return: the job, ERR_PTR(-EAGAIN) when the file already has
+ * &tempo_params.max_jobs jobs in flight, or ERR_PTR(-ENOMEM).
  */
-struct tempo_job *tempo_job_alloc(struct tempo_vm *vm,
+struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
+				  struct tempo_vm *vm,
 				  const struct tempo_slot *slot,
 				  const u64 *batches)
 {
-	struct tempo_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+	struct tempo_job *job;
 
+	if (!job_count_in(usage))
+		return ERR_PTR(-EAGAIN);
+	tempo_usage_get(usage);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
-		return NULL;
-	atomic_inc(&jobs_alive);
+		goto err_count;
+	job->usage = usage;
+	job->dequeued = true;	/* until pushed */
 	job->hw.fence = tempo_hw_fence_alloc();
 	if (!job->hw.fence)
 		goto err_free;
@@ -352,23 +402,25 @@ err_put:
 	tempo_hw_fence_free(job->hw.fence);
 err_free:
 	kfree(job);
-	if (atomic_dec_and_test(&jobs_alive))
-		wake_up_all(&jobs_wq);
-	return NULL;
+err_count:
+	job_count_out(usage);
+	return ERR_PTR(-ENOMEM);
 }
 
 /**
  * tempo_job_init() - make a job a scheduler job of a context slot
  * @job: the job
  * @ctx: the context; the job references its state
- * @slot: the slot of @ctx whose entity takes the job
+ * @entity: the entity of the slot of @ctx that takes the job
+ * @owner: the slot, as drm_sched's owner of the job
  * @file: the submitting file
  *
  * Context: process.
  * Return: 0 or a negative errno.
  */
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
-		   struct tempo_slot *slot, struct drm_file *file)
+		   struct drm_sched_entity *entity, void *owner,
+		   struct drm_file *file)
 {
 	u32 i;
 
@@ -377,8 +429,21 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 	for (i = 0; job->gang && i < job->gang->hw.width; i++)
 		job->gang->hw.members[i].cancel = &job->state->guilty;
 	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
-	return tempo_compat_job_init(&job->base, &slot->entity, slot,
+	return tempo_compat_job_init(&job->base, entity, owner,
 				     file->client_id);
+}
+
+/**
+ * tempo_job_pushed() - count a job pushed to its entity as queued
+ * @job: the job, armed
+ *
+ * Context: process; under the context's lock.
+ */
+void tempo_job_pushed(struct tempo_job *job)
+{
+	atomic_inc(&job->state->in_flight);
+	atomic_inc(&job->state->queued);
+	job->dequeued = false;
 }
 
 /**
@@ -393,10 +458,12 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 void tempo_job_free(struct tempo_job *job)
 {
 	struct dma_fence *fence = &job->hw.fence->base;
+	struct tempo_usage *usage = job->usage;
 
-	if (job->gang && fence->ops && !job->gang->submitted)
+	job_dequeued(job);
+	if (job->gang && job->fence_inited && !job->submitted)
 		gang_cancel(job, -ECANCELED);
-	if (fence->ops)
+	if (job->fence_inited)
 		dma_fence_put(fence);
 	else
 		tempo_hw_fence_free(job->hw.fence);
@@ -404,21 +471,26 @@ void tempo_job_free(struct tempo_job *job)
 	tempo_vm_put(job->vm);
 	kfree(job->gang);
 	kfree(job);
-	if (atomic_dec_and_test(&jobs_alive))
-		wake_up_all(&jobs_wq);
+	job_count_out(usage);
 }
 
 /**
  * tempo_job_wait_all_freed() - wait until every job was freed
- * @tdev: the device, its hardware stopped, so that jobs killed with their
- *	process see their dependencies signal
+ * @tdev: the device, its hardware stopped, so that every fence it was
+ *	given has signalled and jobs dropped with their entity see their
+ *	dependencies signal
+ *
+ * Waits as long as it takes: a job outliving the module would call into
+ * freed code. Only a job that depends on a fence of another driver that
+ * never signals can keep it waiting; it says so every %TEMPO_ABORT_WAIT_MS
+ * * 10.
  *
  * Context: process; may sleep.
  */
 void tempo_job_wait_all_freed(struct tempo_device *tdev)
 {
-	if (!wait_event_timeout(jobs_wq, !atomic_read(&jobs_alive),
-				msecs_to_jiffies(TEMPO_ABORT_WAIT_MS * 10)))
+	while (!wait_event_timeout(jobs_wq, !atomic_read(&jobs_alive),
+				   msecs_to_jiffies(TEMPO_ABORT_WAIT_MS * 10)))
 		drm_warn(&tdev->drm, "%d jobs still alive at teardown\n",
 			 atomic_read(&jobs_alive));
 }
@@ -433,19 +505,33 @@ static void place(struct tempo_engine_desc *e, bool high, u32 q)
  * init. Static policy: the last HQD of an engine with several is the
  * high-priority one.
  */
+/* Program an HQD's MQD at init: high-priority, or normal. */
+static void hqd_init_priority(struct tempo_hw_hqd *hqd, bool high)
+{
+	if (high)
+		tempo_hw_hqd_set_priority(hqd, TEMPO_HW_PIPE_PRIO_MAX,
+					  TEMPO_HW_QUEUE_PRIO_MAX);
+	else
+		tempo_hw_hqd_set_priority(hqd, TEMPO_HW_PIPE_PRIO_NORMAL,
+					  TEMPO_HW_QUEUE_PRIO_NORMAL);
+}
+
 static void engine_place(struct tempo_device *tdev, struct tempo_engine_desc *e)
 {
 	u32 q, last = e->num_queues - 1;
 
+	for (q = 0; q < TEMPO_GANG_HQDS; q++)
+		if (e->gang_hqd[q])
+			hqd_init_priority(e->gang_hqd[q], q);
 	for (q = 0; q < e->num_queues; q++) {
-		struct tempo_hw_hqd *hqd = tdev->queues[e->first_queue + q].hqd;
+		struct tempo_queue *queue = &tdev->queues[e->first_queue + q];
 		bool high = tdev->hqd_policy == TEMPO_HQD_STATIC && last && q == last;
+		struct tempo_hw_hqd_info info;
 
-		if (high)
-			tempo_hw_hqd_set_priority(hqd, TEMPO_HW_PIPE_PRIO_MAX,
-						  TEMPO_HW_QUEUE_PRIO_MAX);
-		else
-			tempo_hw_hqd_set_priority(hqd, 1, 7);
+		hqd_init_priority(queue->hqd, high);
+		tempo_hw_hqd_info(queue->hqd, &info);
+		queue->init_pipe = info.pipe_priority;
+		queue->init_queue = info.queue_priority;
 		if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC || !last) {
 			place(e, false, q);
 			place(e, true, q);
@@ -526,8 +612,9 @@ static int hqds_split(struct tempo_device *tdev)
 		struct tempo_hw_hqd *hqd = tempo_hw_hqd(tdev->hw, q);
 
 		tempo_hw_hqd_info(hqd, &info);
-		if (info.queue == tempo_class_queues(info.engine_class)) {
-			tdev->engines[info.engine].gang_hqd = hqd;
+		if (info.queue >= tempo_class_queues(info.engine_class)) {
+			tdev->engines[info.engine].gang_hqd[info.queue -
+				tempo_class_queues(info.engine_class)] = hqd;
 			continue;
 		}
 		tdev->queues[tdev->num_queues].tdev = tdev;
@@ -536,14 +623,20 @@ static int hqds_split(struct tempo_device *tdev)
 	return 0;
 }
 
-static int gang_queue_init(struct tempo_device *tdev)
+static int gang_queue_init(struct tempo_device *tdev, bool high)
 {
-	tdev->gang.tdev = tdev;
-	tdev->gang_scheds[0] = &tdev->gang.sched;
-	return tempo_compat_sched_init(&tdev->gang.sched, &tempo_gang_ops,
-				       TEMPO_RING_SIZE,
-				       msecs_to_jiffies(tdev->job_timeout_ms),
-				       "tempo-gang", tdev->drm.dev);
+	struct tempo_queue *gang = &tdev->gang[high];
+	int ret;
+
+	tdev->gang_scheds[high][0] = &gang->sched;
+	ret = tempo_compat_sched_init(&gang->sched, &tempo_gang_ops,
+				      TEMPO_RING_SIZE,
+				      msecs_to_jiffies(tdev->job_timeout_ms),
+				      high ? "tempo-gang-high" : "tempo-gang",
+				      tdev->drm.dev);
+	if (!ret)
+		gang->tdev = tdev;
+	return ret;
 }
 
 /**
@@ -566,12 +659,18 @@ int tempo_sched_init(struct tempo_device *tdev)
 		if (ret)
 			goto err_fini;
 	}
-	ret = gang_queue_init(tdev);
+	ret = gang_queue_init(tdev, false);
 	if (ret)
 		goto err_fini;
+	ret = gang_queue_init(tdev, true);
+	if (ret)
+		goto err_gang;
 	engines_init(tdev);
 	return 0;
 
+err_gang:
+	drm_sched_fini(&tdev->gang[0].sched);
+	tdev->gang[0].tdev = NULL;
 err_fini:
 	while (q--)
 		drm_sched_fini(&tdev->queues[q].sched);
@@ -614,8 +713,10 @@ void tempo_sched_fini(struct tempo_device *tdev)
 		queue_wait_idle(tdev, &tdev->queues[q]);
 		drm_sched_fini(&tdev->queues[q].sched);
 	}
-	if (tdev->gang.tdev) {
-		queue_wait_idle(tdev, &tdev->gang);
-		drm_sched_fini(&tdev->gang.sched);
+	for (q = 0; q < TEMPO_GANG_HQDS; q++) {
+		if (!tdev->gang[q].tdev)
+			continue;
+		queue_wait_idle(tdev, &tdev->gang[q]);
+		drm_sched_fini(&tdev->gang[q].sched);
 	}
 }

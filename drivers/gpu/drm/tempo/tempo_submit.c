@@ -152,13 +152,21 @@ static int submit_copy_in(struct tempo_submit *s)
 
 static int submit_job_init(struct tempo_submit *s)
 {
+	struct tempo_file *tfile = to_tempo_file(s->file);
+	struct drm_sched_entity *entity;
+	struct tempo_job *job;
 	int ret;
 
-	s->job = tempo_job_alloc(to_tempo_file(s->file)->vm, s->slot,
-				 s->batches);
-	if (!s->job)
-		return -ENOMEM;
-	ret = tempo_job_init(s->job, s->ctx, s->slot, s->file);
+	entity = tempo_ctx_entity(s->ctx, s->slot);
+	if (IS_ERR(entity))
+		return PTR_ERR(entity);
+	job = tempo_job_alloc(tfile->usage, tfile->vm, s->slot, s->batches);
+	if (TEMPO_IOCTL_DBG(s->tdev, PTR_ERR_OR_ZERO(job) == -EAGAIN))
+		return -EAGAIN;
+	if (IS_ERR(job))
+		return PTR_ERR(job);
+	s->job = job;
+	ret = tempo_job_init(job, s->ctx, entity, s->slot, s->file);
 	s->job_inited = !ret;
 	return ret;
 }
@@ -197,7 +205,8 @@ static int submit_get_out_syncs(struct tempo_submit *s)
 			return -ENOENT;
 		if (!s->out[i].point)
 			continue;
-		s->chains[i] = dma_fence_chain_alloc();
+		/* As dma_fence_chain_alloc(), but charged: the syncobj keeps it. */
+		s->chains[i] = kmalloc(sizeof(*s->chains[i]), GFP_KERNEL_ACCOUNT);
 		if (!s->chains[i])
 			return -ENOMEM;
 	}
@@ -236,6 +245,7 @@ static int submit_order_gang(struct tempo_submit *s)
 			return ret;
 	}
 	tempo_hw_fence_init(fence, slot->fence_context, ++slot->seqno);
+	s->job->fence_inited = true;
 	dma_fence_put(slot->last);
 	slot->last = dma_fence_get(&fence->base);
 	return 0;
@@ -256,7 +266,7 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 	tempo_map_balance(s->tdev, s->slot, s->job->prio.high);
 	drm_sched_job_arm(&s->job->base);
 	fence = dma_fence_get(&s->job->base.s_fence->finished);
-	atomic_inc(&s->job->state->in_flight);
+	tempo_job_pushed(s->job);
 	trace_tempo_job_queued(&s->job->base, s->args->ctx_id, s->args->slot,
 			       tempo_ctx_priority(s->ctx));
 	drm_sched_entity_push_job(&s->job->base);

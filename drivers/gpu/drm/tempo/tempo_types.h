@@ -11,6 +11,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwlock.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -23,8 +24,13 @@
 
 /* Hardware queues an engine may have. */
 #define TEMPO_MAX_QUEUES	8
-/* HQDs an engine may have: its queues and one for gangs. */
-#define TEMPO_MAX_HQDS		(TEMPO_MAX_QUEUES + 1)
+/*
+ * HQDs an engine may have: its queues and, on classes with parallel
+ * slots, two for gangs: one for gangs of regular contexts, one for gangs
+ * of contexts above normal priority.
+ */
+#define TEMPO_GANG_HQDS		2
+#define TEMPO_MAX_HQDS		(TEMPO_MAX_QUEUES + TEMPO_GANG_HQDS)
 /* Engines a load-balanced or parallel slot may list per batch. */
 #define TEMPO_MAX_SIBLINGS	8
 /* Engine classes with parallel slots, as bits. */
@@ -39,6 +45,8 @@
 #define TEMPO_MAX_BO_SIZE	BIT_ULL(30)
 #define TEMPO_VA_START		BIT_ULL(20)
 #define TEMPO_VA_END		BIT_ULL(40)
+/* Longest a closing file or a destroyed context waits for queued jobs. */
+#define TEMPO_CLOSE_WAIT_MS	1000
 
 /**
  * struct tempo_params - module parameters, read once at load
@@ -53,6 +61,12 @@
  * @cu_reserved: CUs kept for high-priority queues while one has work
  * @cu_by_priority: the CU sequencer follows queue priorities
  * @starve_ms: starvation bound of a hardware queue with work
+ * @max_contexts: contexts one file may have
+ * @max_mappings: GPU mappings one file may have
+ * @max_jobs: jobs one file may have in flight (submitted, not yet freed)
+ * @hw_nice: nice level of the emulated hardware's threads
+ * @master_priority: a DRM master may raise priorities and override other
+ *	files', as on a device driven by a display server
  */
 struct tempo_params {
 	unsigned int gfx_engines;
@@ -66,6 +80,11 @@ struct tempo_params {
 	unsigned int cu_reserved;
 	bool cu_by_priority;
 	unsigned int starve_ms;
+	unsigned int max_contexts;
+	unsigned int max_mappings;
+	unsigned int max_jobs;
+	int hw_nice;
+	bool master_priority;
 };
 
 /**
@@ -102,11 +121,15 @@ struct tempo_device;
  * @sched: its drm_sched scheduler
  * @hqd: the hardware queue it feeds
  * @tdev: the device
+ * @init_pipe: the pipe priority its MQD was programmed with at load
+ * @init_queue: the queue priority its MQD was programmed with at load
  */
 struct tempo_queue {
 	struct drm_gpu_scheduler sched;
 	struct tempo_hw_hqd *hqd;
 	struct tempo_device *tdev;
+	u8 init_pipe;
+	u8 init_queue;
 };
 
 /**
@@ -118,8 +141,8 @@ struct tempo_queue {
  * @scheds: the schedulers of those queues
  * @num_placed: entries of @placed, for regular [0] and high [1] contexts
  * @placed: the schedulers a slot's entity may use, by context kind
- * @gang_hqd: the HQD that runs gang members, or NULL when the engine's
- *	class has no parallel slots
+ * @gang_hqd: the HQDs that run gang members of regular [0] and high [1]
+ *	contexts, or NULL when the engine's class has no parallel slots
  */
 struct tempo_engine_desc {
 	u16 engine_class;
@@ -129,7 +152,7 @@ struct tempo_engine_desc {
 	struct drm_gpu_scheduler *scheds[TEMPO_MAX_QUEUES];
 	u32 num_placed[2];
 	struct drm_gpu_scheduler *placed[2][TEMPO_MAX_QUEUES];
-	struct tempo_hw_hqd *gang_hqd;
+	struct tempo_hw_hqd *gang_hqd[TEMPO_GANG_HQDS];
 };
 
 /**
@@ -140,8 +163,8 @@ struct tempo_engine_desc {
  * @engines: the engines, by class then instance
  * @num_queues: entries in @queues
  * @queues: one scheduler per HQD, engine after engine, gang HQDs excluded
- * @gang: the scheduler of every parallel slot's gangs
- * @gang_scheds: @gang's scheduler, as an entity's list
+ * @gang: the schedulers of the gangs of regular [0] and high [1] contexts
+ * @gang_scheds: each of @gang's schedulers, as an entity's list
  * @job_timeout_ms: job timeout
  * @hqd_policy: &enum tempo_hqd_policy
  * @reset_count: hardware queue resets since load
@@ -153,8 +176,8 @@ struct tempo_device {
 	struct tempo_engine_desc *engines;
 	u32 num_queues;
 	struct tempo_queue *queues;
-	struct tempo_queue gang;
-	struct drm_gpu_scheduler *gang_scheds[1];
+	struct tempo_queue gang[TEMPO_GANG_HQDS];
+	struct drm_gpu_scheduler *gang_scheds[TEMPO_GANG_HQDS][1];
 	u32 job_timeout_ms;
 	u32 hqd_policy;
 	atomic_t reset_count;
@@ -167,6 +190,7 @@ struct tempo_device {
  * @lock: serialises map and unmap
  * @mm_lock: guards @mm against translations
  * @mm: the mappings, as &struct tempo_mapping
+ * @num_mappings: entries in @mm; guarded by @lock
  */
 struct tempo_vm {
 	struct tempo_hw_mmu mmu;
@@ -174,6 +198,7 @@ struct tempo_vm {
 	struct mutex lock; /* serialises map and unmap */
 	rwlock_t mm_lock; /* guards mm against translations */
 	struct drm_mm mm;
+	u32 num_mappings;
 };
 
 /**
@@ -212,8 +237,8 @@ enum tempo_slot_kind {
  * @engine: the engine, for %TEMPO_SLOT_ENGINE
  * @width: batches per exec: 1, or the gang width of a parallel slot
  * @num_siblings: siblings per batch, for balanced and parallel slots
- * @siblings: the sibling engines; batch i's sibling j is at
- *	[i * @num_siblings + j]
+ * @siblings: for balanced and parallel slots, the sibling engines; batch
+ *	i's sibling j is at [i * @num_siblings + j]
  * @num_balanced: entries of @balanced, for regular [0] and high [1]
  *	contexts
  * @balanced: the schedulers of a balanced slot's siblings
@@ -221,32 +246,31 @@ enum tempo_slot_kind {
  * @seqno: last seqno of @fence_context; guarded by the context's lock
  * @last: the fence of the slot's last gang, so the next one starts after
  *	it; guarded by the context's lock
- * @entity: the scheduler entity of the slot
+ * @entity: the scheduler entity of the slot, created by its first exec;
+ *	guarded by the context's lock
  */
 struct tempo_slot {
 	u32 kind;
 	struct tempo_engine_desc *engine;
 	u32 width;
 	u32 num_siblings;
-	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
+	struct tempo_engine_desc **siblings;
 	u32 num_balanced[2];
 	struct drm_gpu_scheduler **balanced[2];
 	u64 fence_context;
 	u64 seqno;
 	struct dma_fence *last;
-	struct drm_sched_entity entity;
+	struct drm_sched_entity *entity;
 };
 
 /**
  * struct tempo_gang_job - what a parallel job carries to run_job
  * @hw: the gang as written into the HQD rings
- * @submitted: run_job wrote it into the HQD rings
  * @num_siblings: siblings per batch
  * @siblings: the candidate engines, as &tempo_slot.siblings
  */
 struct tempo_gang_job {
 	struct tempo_hw_gang hw;
-	bool submitted;
 	u32 num_siblings;
 	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
 };
@@ -260,10 +284,16 @@ struct tempo_gang_job {
  *	that jobs ending after the file was closed still count
  * @busy_ns: per engine class, the time from scheduled to finished of the
  *	file's ended jobs (each member of a gang counts on its own class)
+ * @cpu_ns: per engine class, the host CPU time the emulated hardware
+ *	spent on the file's ended jobs
+ * @jobs: the file's jobs in flight (allocated, not yet freed), against
+ *	&tempo_params.max_jobs
  */
 struct tempo_usage {
 	struct kref refcount;
 	atomic64_t busy_ns[TEMPO_NUM_CLASSES];
+	atomic64_t cpu_ns[TEMPO_NUM_CLASSES];
+	atomic_t jobs;
 };
 
 /**
@@ -273,12 +303,16 @@ struct tempo_usage {
  *	hardware fence's signalling path, read by exec
  * @usage: the file's engine usage, referenced
  * @in_flight: jobs pushed to the scheduler and not freed yet, for debugfs
+ * @queued: jobs pushed to the scheduler that run_job has not taken yet
+ * @idle_wq: woken when @queued drops to zero
  */
 struct tempo_ctx_state {
 	struct kref refcount;
 	atomic_t guilty;
 	struct tempo_usage *usage;
 	atomic_t in_flight;
+	atomic_t queued;
+	wait_queue_head_t idle_wq;
 };
 
 /**
@@ -313,7 +347,10 @@ struct tempo_ctx {
  * struct tempo_file - per-open-file state
  * @tdev: the device
  * @vm: the file's address space
- * @contexts: the file's contexts by id
+ * @lock: serialises publishing a context with changes of
+ *	@priority_override, so that no context misses one
+ * @contexts: the file's contexts by id; an id is published only when its
+ *	context is complete
  * @priority_override: priority of every context of the file, set by
  *	&DRM_IOCTL_TEMPO_SCHED, or %DRM_TEMPO_PRIORITY_UNSET
  * @usage: what the file's jobs used of the engines
@@ -321,6 +358,7 @@ struct tempo_ctx {
 struct tempo_file {
 	struct tempo_device *tdev;
 	struct tempo_vm *vm;
+	struct mutex lock; /* context publication vs. the file override */
 	struct xarray contexts;
 	s32 priority_override;
 	struct tempo_usage *usage;
@@ -330,21 +368,31 @@ struct tempo_file {
  * struct tempo_job - a job from exec to free
  * @base: the scheduler job
  * @hw: what is written in the HQD ring
+ * @usage: its file's usage, referenced; counts it in flight
  * @vm: the address space, referenced
  * @state: its context's state, referenced
  * @prio: its priority, as the context had it at exec
  * @gang: for a parallel slot, the gang; @hw is then unused but for its
  *	fence, which is the gang's
  * @hw_done: called when the hardware fence signals
+ * @fence_inited: the hardware fence was initialised (by run_job, or at
+ *	exec for a gang, so that the slot's next gang can depend on it)
+ * @submitted: run_job wrote the job into the HQD rings
+ * @dequeued: run_job took the job from its entity, or it was freed
+ *	without; counted out of &tempo_ctx_state.queued
  */
 struct tempo_job {
 	struct drm_sched_job base;
 	struct tempo_hw_job hw;
+	struct tempo_usage *usage;
 	struct tempo_vm *vm;
 	struct tempo_ctx_state *state;
 	struct tempo_prio prio;
 	struct tempo_gang_job *gang;
 	struct dma_fence_cb hw_done;
+	bool fence_inited;
+	bool submitted;
+	bool dequeued;
 };
 
 #endif /* _TEMPO_TYPES_H_ */

@@ -86,7 +86,7 @@ static const struct tempo_hw_mmu_ops tempo_vm_mmu_ops = {
  */
 struct tempo_vm *tempo_vm_create(void)
 {
-	struct tempo_vm *vm = kzalloc(sizeof(*vm), GFP_KERNEL);
+	struct tempo_vm *vm = kzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
 
 	if (!vm)
 		return NULL;
@@ -190,19 +190,30 @@ static int vm_insert(struct tempo_vm *vm, struct tempo_mapping *m,
 	return ret;
 }
 
-/* Place @m, whose buffer is mapped at @m->vaddr, as @args asks. */
-static int vm_place(struct tempo_vm *vm, struct tempo_mapping *m,
-		    struct drm_tempo_vm_map *args)
+/*
+ * Place @m, whose buffer is mapped at @m->vaddr and referenced by @m, as
+ * @args asks. Once placed, another thread of the file may unmap and free
+ * @m: its address is read under the lock.
+ */
+static int vm_place(struct tempo_device *tdev, struct tempo_vm *vm,
+		    struct tempo_mapping *m, struct drm_tempo_vm_map *args)
 {
 	int ret;
 
 	m->bo_offset = args->bo_offset;
 	m->readonly = args->flags & DRM_TEMPO_VM_MAP_READONLY;
 	mutex_lock(&vm->lock);
+	if (TEMPO_IOCTL_DBG(tdev, vm->num_mappings >= tempo_params.max_mappings)) {
+		ret = -ENOSPC;
+		goto out;
+	}
 	ret = vm_insert(vm, m, args);
+	if (TEMPO_IOCTL_DBG(tdev, ret))
+		goto out;
+	vm->num_mappings++;
+	args->va = m->node.start;
+out:
 	mutex_unlock(&vm->lock);
-	if (!ret)
-		args->va = m->node.start;
 	return ret;
 }
 
@@ -213,7 +224,7 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 	struct iosys_map map;
 	int ret;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	ret = drm_gem_vmap_unlocked(obj, &map);
@@ -221,13 +232,14 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 		goto err_free;
 	m->vaddr = map.vaddr;
 	m->obj = obj;
-	ret = vm_place(vm, m, args);
-	if (TEMPO_IOCTL_DBG(tdev, ret))
-		goto err_vunmap;
 	drm_gem_object_get(obj);
+	ret = vm_place(tdev, vm, m, args);
+	if (ret)
+		goto err_put;
 	return 0;
 
-err_vunmap:
+err_put:
+	drm_gem_object_put(obj);
 	drm_gem_vunmap_unlocked(obj, &map);
 err_free:
 	kfree(m);
@@ -295,6 +307,8 @@ int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
 		return -EINVAL;
 	mutex_lock(&vm->lock);
 	m = vm_remove(vm, args->va, args->size);
+	if (m)
+		vm->num_mappings--;
 	mutex_unlock(&vm->lock);
 	if (TEMPO_IOCTL_DBG(tdev, !m))
 		return -ENOENT;
@@ -328,7 +342,7 @@ int tempo_vm_map_kunit(struct tempo_device *tdev, struct tempo_vm *vm,
 	if (!map_args_valid(tdev, args, bo_size))
 		return -EINVAL;
 	m->vaddr = vaddr;
-	return vm_place(vm, m, args);
+	return vm_place(tdev, vm, m, args);
 }
 
 /**
@@ -347,6 +361,8 @@ struct tempo_mapping *tempo_vm_unmap_kunit(struct tempo_vm *vm, u64 va,
 
 	mutex_lock(&vm->lock);
 	m = vm_remove(vm, va, size);
+	if (m)
+		vm->num_mappings--;
 	mutex_unlock(&vm->lock);
 	return m;
 }
