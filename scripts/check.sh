@@ -81,6 +81,7 @@ stress_suite() {
 		"$probe" \
 		"TEMPO_HANG_CYCLES=$hangs build/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
 		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=2000 $modparams' tests/guest/module-cycles.sh" \
+		"TEMPO_MODULE_CYCLES=$((cycles / 2)) TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
 		"build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
 		"user:build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
 }
@@ -180,7 +181,9 @@ if [ "$module_ok" = 1 ]; then
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
 		"$probe" build/tests/uapi/priority build/tests/uapi/sched \
-		build/tests/uapi/exec build/tests/uapi/reset build/tests/uapi/trace
+		build/tests/uapi/exec build/tests/uapi/reset build/tests/uapi/trace \
+		build/tests/uapi/parallel \
+		"build/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only"
 	stress_suite stress 100 50
 	debug_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then

@@ -27,13 +27,15 @@
 # open across the unload and read it afterwards (a fence that outlives
 # the module that signalled it). TEMPO_MODULE_CYCLES_ONLY="kill exit"
 # runs only the cycles of those kinds (close, kill, exit, release,
-# spin-close, spin-kill, keep-fence), to chase one of them.
+# spin-close, spin-kill, timeouts-close, timeouts-kill, keep-fence), to
+# chase one of them.
 #
 # The module is whatever tools/vm/run loaded: MODULE.ko, else
 # $TEMPO_MODULE, else the copy named in the VM's job file (kernel
 # parameter tempovm_xfer=DIR, file DIR/job), with the same parameters
-# unless $TEMPO_MODPARAMS is set (it is used for every reload).
-# At the end the module is loaded again, so that the VM's own unload
+# unless $TEMPO_MODPARAMS is set: then the cycles run with those, and the
+# checks before and after them with the VM's own. At the end the module
+# is loaded again, with the VM's parameters, so that the VM's own unload
 # check still has something to unload.
 #
 # Output: kselftest-style TAP ("ok N ...", "not ok N ...") and a final
@@ -74,6 +76,7 @@ totals() {
 module=${1:-${TEMPO_MODULE:-}}
 params=${TEMPO_MODPARAMS:-}
 given_params=${TEMPO_MODPARAMS+set}
+vm_params=
 if [ -z "$module" ]; then
 	xfer=
 	for w in $(</proc/cmdline); do
@@ -84,7 +87,8 @@ if [ -z "$module" ]; then
 		# shellcheck source=/dev/null
 		. <(grep -E '^TEMPO_(MODULE|MODPARAMS)=' "$xfer/job")
 		module=${TEMPO_MODULE:-}
-		[ -n "$given_params" ] || params=${TEMPO_MODPARAMS:-}
+		vm_params=${TEMPO_MODPARAMS:-}
+		[ -n "$given_params" ] || params=$vm_params
 	fi
 fi
 if [ -z "$module" ] || [ ! -r "$module" ]; then
@@ -110,13 +114,14 @@ unload() {
 	fi
 }
 
+# load [PARAMS]: with the cycles' parameters by default.
 load() {
-	local out
+	local out p=${1-$params}
 	# shellcheck disable=SC2086
 	if [ -n "$BB" ]; then
-		out=$($BB insmod "$module" $params 2>&1)
+		out=$($BB insmod "$module" $p 2>&1)
 	else
-		out=$(insmod "$module" $params 2>&1)
+		out=$(insmod "$module" $p 2>&1)
 	fi || { echo "insmod: $out"; return 1; }
 	for _ in $(seq 100); do
 		compgen -G '/dev/dri/renderD*' >/dev/null && break
@@ -132,7 +137,7 @@ holder_pid=
 cleanup() {
 	[ -n "$holder_pid" ] && kill -KILL "$holder_pid" 2>/dev/null
 	rm -rf "$tmp"
-	loaded || load >/dev/null
+	loaded || load "$vm_params" >/dev/null
 }
 trap cleanup EXIT
 
@@ -173,13 +178,14 @@ wait_state() {
 
 echo "TAP version 13"
 echo "# module $module${params:+ ($params)}, $cycles cycles"
-# Parameters of our own: reload with them from the start.
-if [ -n "$given_params" ] && loaded; then
-	unload >/dev/null || { not_ok "the module reloads with \$TEMPO_MODPARAMS"; totals; }
-fi
 if ! loaded; then
-	load >/dev/null || { not_ok "the module is loaded at the start"; totals; }
+	load "$vm_params" >/dev/null || { not_ok "the module is loaded at the start"; totals; }
 fi
+
+# reload PARAMS: unload, load with PARAMS.
+reload() {
+	unload >/dev/null && load "$1" >/dev/null
+}
 
 # --- unloading is refused while a file is open ---------------------------
 mark_log
@@ -213,6 +219,13 @@ else
 fi
 
 # --- cycles ----------------------------------------------------------------
+# Parameters of our own: reload with them for the cycles.
+if [ -n "$given_params" ]; then
+	reload "$params" || { not_ok "the module reloads with \$TEMPO_MODPARAMS"; totals; }
+fi
+# The timeouts kinds keep jobs timing out one after another while the
+# module goes: with a short job_timeout_ms the scheduler's timeout handler
+# runs during the unload (a job it held must not be lost).
 scenarios=(
 	"close:--gate 1 --then close"
 	"kill:--gate 2 --queued 2 --then close"
@@ -220,6 +233,8 @@ scenarios=(
 	"release:--gate 2 --queued 2 --spin 20 --then release"
 	"spin-close:--gate 0 --spin 1500 --then close"
 	"spin-kill:--gate 1 --spin 1500 --then close"
+	"timeouts-close:--gate 24 --contexts 24 --queued 8 --then close"
+	"timeouts-kill:--gate 24 --contexts 24 --queued 8 --then close"
 )
 if [ "$fence_cycles" = 1 ]; then
 	scenarios+=("keep-fence:--gate 1 --then keep-fence")
@@ -286,6 +301,9 @@ for ((c = 1; c <= cycles; c++)); do
 	fi
 done
 echo "# $cycles cycles in $((SECONDS - t0)) s"
+if [ -n "$given_params" ]; then
+	reload "$vm_params" || not_ok "the module reloads with the VM's parameters"
+fi
 
 # --- the device works after all that --------------------------------------
 mark_log

@@ -3,42 +3,12 @@
  * debugfs (/sys/kernel/debug/dri/<minor>/): the hqds file's busy time and
  * the contexts file's jobs in flight move with known work. Root only.
  */
-#include <dirent.h>
-
 #include "tempo_test.h"
 
 FIXTURE(debugfs) {
 	struct tempo_env env;
 	char dir[256];
 };
-
-/* The debugfs directory of the tempo device, or "" when none is found. */
-static void find_dir(char *dir, size_t len)
-{
-	DIR *d = opendir("/sys/kernel/debug/dri");
-	struct dirent *de;
-
-	dir[0] = 0;
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[320], name[64] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
-			 de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f) && !strncmp(name, "tempo", 5)) {
-			snprintf(dir, len, "/sys/kernel/debug/dri/%.200s", de->d_name);
-			fclose(f);
-			break;
-		}
-		fclose(f);
-	}
-	closedir(d);
-}
 
 FIXTURE_SETUP(debugfs)
 {
@@ -47,7 +17,7 @@ FIXTURE_SETUP(debugfs)
 	if (fd < 0)
 		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
 	tempo_env_init(_metadata, &self->env, fd);
-	find_dir(self->dir, sizeof(self->dir));
+	tempo_debugfs_dir(self->dir, sizeof(self->dir));
 	if (!self->dir[0])
 		SKIP(return, "no tempo directory in /sys/kernel/debug/dri");
 }
@@ -58,35 +28,6 @@ FIXTURE_TEARDOWN(debugfs)
 }
 
 #define MAX_QUEUES	16
-
-/* Column @col of the hqds line of queue @queue of @engine ("copy1"), or -1. */
-static long long hqd_column(const char *dir, const char *engine,
-			    unsigned int queue, int col)
-{
-	char path[320], line[512];
-	long long value = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/hqds", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *words[16], *save = NULL;
-		int n = 0;
-
-		for (char *w = strtok_r(line, " \t\n", &save); w && n < 16;
-		     w = strtok_r(NULL, " \t\n", &save))
-			words[n++] = w;
-		if (n <= col || strcmp(words[0], engine) ||
-		    strtoul(words[1], NULL, 0) != queue)
-			continue;
-		value = strtoll(words[col], NULL, 0);
-		break;
-	}
-	fclose(f);
-	return value;
-}
 
 static uint64_t gated_batch(struct tempo_env *e, uint32_t offset)
 {
@@ -155,7 +96,7 @@ TEST_F(debugfs, hqds_busy_time_grows_by_the_time_a_job_ran)
 
 	/* Every queue of engine copy1; busy_ns is column 11. */
 	for (q = 0; q < MAX_QUEUES; q++)
-		before[q] = hqd_column(self->dir, "copy1", q, 11);
+		before[q] = tempo_debugfs_hqd(self->dir, "copy1", q, 11);
 	ASSERT_LE(0, before[0]);
 	fence = tempo_submit(_metadata, e->fd, e->ctx, slot,
 			     gated_batch(e, 0));
@@ -164,7 +105,7 @@ TEST_F(debugfs, hqds_busy_time_grows_by_the_time_a_job_ran)
 	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
 	close(fence);
 	for (q = 0; q < MAX_QUEUES && before[q] >= 0; q++) {
-		after = hqd_column(self->dir, "copy1", q, 11);
+		after = tempo_debugfs_hqd(self->dir, "copy1", q, 11);
 		if (after - before[q] >= 100000000ll)
 			grown = q;
 	}

@@ -53,6 +53,17 @@ TEST_F(examples, query)
 	ASSERT_EQ(0, example_query_errors(self->fd));
 }
 
+TEST_F(examples, query_limits)
+{
+	struct drm_tempo_query_limits limits;
+
+	ASSERT_EQ(0, example_query_limits(self->fd, &limits));
+	ASSERT_LT(0u, limits.max_contexts);
+	ASSERT_LT(0u, limits.max_mappings);
+	ASSERT_LT(0u, limits.max_jobs);
+	ASSERT_LT(0u, limits.close_wait_ms);
+}
+
 TEST_F(examples, bo_create)
 {
 	uint32_t handle = 0;

@@ -211,6 +211,57 @@ TEST_F(fdinfo, another_files_work_is_not_counted)
 	tempo_env_fini(&other);
 }
 
+/*
+ * drm-cycles-<class>: the host CPU time the emulated hardware spent on the
+ * file's jobs, against drm-total-cycles-<class>, a clock: a FILL of 32 MiB
+ * on a compute engine costs CPU time, counted on compute only, never more
+ * than the clock moved.
+ */
+TEST_F(fdinfo, cycles_grow_by_the_cpu_time_of_a_jobs_emulation)
+{
+	static const char *const cycles[] = {
+		"drm-cycles-gfx", "drm-cycles-compute", "drm-cycles-copy",
+	};
+	struct tempo_env *e = &self->env;
+	int64_t c0[3], c1[3], t0, t1;
+	struct tempo_batch b;
+	struct tempo_bo dst;
+	int fence;
+
+	ASSERT_EQ(0, tempo_bo_new(e->fd, 32 << 20, 0, &dst));
+	for (int c = 0; c < 3; c++)
+		c0[c] = fdinfo_get(e->fd, cycles[c], NULL, 0);
+	t0 = fdinfo_get(e->fd, "drm-total-cycles-compute", NULL, 0);
+	ASSERT_LE(0, c0[DRM_TEMPO_ENGINE_CLASS_COMPUTE]);
+	ASSERT_LT(0, t0);
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_fill(&b, dst.va, 0x77777777, 32 << 20);
+	tempo_pkt_end(&b);
+	fence = tempo_submit(_metadata, e->fd, e->ctx,
+			     tempo_default_slot(e->engines,
+						DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+			     b.va);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	close(fence);
+	/* Counted when the job is freed, just after its fence. */
+	for (int i = 0; i < 100; i++) {
+		c1[1] = fdinfo_get(e->fd, cycles[1], NULL, 0);
+		if (c1[1] != c0[1])
+			break;
+		tempo_sleep_ms(10);
+	}
+	for (int c = 0; c < 3; c++)
+		c1[c] = fdinfo_get(e->fd, cycles[c], NULL, 0);
+	t1 = fdinfo_get(e->fd, "drm-total-cycles-compute", NULL, 0);
+	TH_LOG("compute: +%lld ns of CPU over +%lld ns", (long long)(c1[1] - c0[1]),
+	       (long long)(t1 - t0));
+	ASSERT_LT(c0[1], c1[1]);
+	ASSERT_GE(t1 - t0, c1[1] - c0[1]);
+	ASSERT_EQ(c0[0], c1[0]);
+	ASSERT_EQ(c0[2], c1[2]);
+	tempo_bo_del(e->fd, &dst);
+}
+
 TEST_F(fdinfo, memory_grows_by_a_new_buffer_and_its_pages)
 {
 	struct tempo_env *e = &self->env;

@@ -15,7 +15,6 @@
  * timeout.
  */
 #include <pthread.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include "tempo_test.h"
@@ -258,50 +257,6 @@ TEST_F_TIMEOUT(lifetime, close_with_a_job_queued_behind_a_gated_one, 60)
 /* ------------------------------------------------------------------------ */
 /* Processes that exit or are killed with work in flight */
 
-static int send_fds(int sock, const int *fds, int n)
-{
-	char buf[CMSG_SPACE(8 * sizeof(int))];
-	char byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = buf,
-		.msg_controllen = CMSG_SPACE(n * sizeof(int)),
-	};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	memset(buf, 0, sizeof(buf));
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(n * sizeof(int));
-	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fds(int sock, int *fds, int n)
-{
-	char buf[CMSG_SPACE(8 * sizeof(int))];
-	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = buf,
-		.msg_controllen = sizeof(buf),
-	};
-	struct cmsghdr *c;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&msg);
-	if (!c || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(n * sizeof(int)))
-		return -1;
-	memcpy(fds, CMSG_DATA(c), n * sizeof(int));
-	return 0;
-}
-
 /*
  * A child opens its own file, submits a gated job on GFX and a job on
  * COMPUTE queued behind it, and hands the parent a dma-buf of its data
@@ -346,7 +301,7 @@ static void child_main(int sock, int gfx, int compute)
 			       &in, 1, NULL, 0, &fds[2]))
 			_exit(4);
 	}
-	if (send_fds(sock, fds, 3))
+	if (tempo_send_fds(sock, fds, 3))
 		_exit(5);
 	/* Wait for the word; a killed child never gets it. */
 	if (read(sock, &byte, 1) != 1)
@@ -368,7 +323,7 @@ static void child_start(struct __test_metadata *_metadata,
 	}
 	close(sv[1]);
 	w->sock = sv[0];
-	ASSERT_EQ(0, recv_fds(w->sock, fds, 3));
+	ASSERT_EQ(0, tempo_recv_fds(w->sock, fds, 3));
 	w->dmabuf = fds[0];
 	w->first = fds[1];
 	w->second = fds[2];
@@ -706,7 +661,7 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 			int fds[3];
 
 			/* Once the work is submitted: kill, or let it exit. */
-			ASSERT_EQ(0, recv_fds(sv[0], fds, 3));
+			ASSERT_EQ(0, tempo_recv_fds(sv[0], fds, 3));
 			for (int k = 0; k < 3; k++)
 				close(fds[k]);
 		}
@@ -720,8 +675,11 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 			ASSERT_TRUE(WIFEXITED(status)) TH_LOG("child %u", i);
 		}
 	}
-	/* Their gated jobs end by the timeout; then everything works. */
-	tempo_sleep_ms((int)self->env.dev.job_timeout_ms);
+	/*
+	 * Their gated jobs end by the timeout, those sharing an engine one
+	 * after another (at most 3 per engine); then everything works.
+	 */
+	tempo_sleep_ms(3 * (int)self->env.dev.job_timeout_ms + 500);
 	device_works(_metadata);
 }
 

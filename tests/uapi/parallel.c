@@ -225,6 +225,151 @@ TEST_F_TIMEOUT(gangprio, gang_is_preempted_and_resumed_as_a_unit, 60)
 	close(high);
 }
 
+/* A gang context on compute 0 and 1 at @priority, in file @fd. */
+static int gang_ctx_at(int fd, int32_t priority, uint32_t *id)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1) };
+	int ret = parallel_ctx(fd, 2, 1, engines, id);
+
+	if (!ret && priority)
+		ret = tempo_ctx_set_priority(fd, *id, priority);
+	return ret;
+}
+
+/* Member i: timestamp at @ts + 16 i, wait for the qword at @gate, stamp. */
+static uint64_t gated_member(struct tempo_env *e, uint32_t off, uint32_t ts,
+			     uint32_t gate, uint32_t i)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, off, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, ts + 16 * i));
+	tempo_pkt_wait_mem(&b, VA(e, gate), DRM_TEMPO_COMPARE_GE, 1,
+			   UINT64_MAX);
+	tempo_pkt_write_timestamp(&b, VA(e, ts + 16 * i + 8));
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+/* The debugfs hqds rows of compute0/1 whose rings are not empty. */
+static int busy_gang_hqds(const char *dir, const struct tempo_env *e,
+			  unsigned int *queue, char names[][16])
+{
+	int n = 0;
+
+	for (int eng = 0; eng < 2; eng++) {
+		int slot = tempo_default_slot(e->engines,
+					      DRM_TEMPO_ENGINE_CLASS_COMPUTE,
+					      eng);
+		unsigned int first = e->engines->engines[slot].num_hqds;
+		char name[16];
+
+		snprintf(name, sizeof(name), "compute%d", eng);
+		for (unsigned int q = first; q < first + 2; q++) {
+			/* rptr is column 7, wptr column 8 */
+			if (tempo_debugfs_hqd(dir, name, q, 7) ==
+			    tempo_debugfs_hqd(dir, name, q, 8))
+				continue;
+			queue[n] = q;
+			snprintf(names[n++], 16, "%s", name);
+		}
+	}
+	return n;
+}
+
+/*
+ * Gangs of contexts of different priorities do not share a queue whose
+ * priority one of them sets: while a VERY_HIGH gang waits on its engines,
+ * NORMAL gangs of another file are queued on the same engines; the HQDs of
+ * the VERY_HIGH gang keep their programming.
+ */
+TEST_F_TIMEOUT(gangprio, high_gang_keeps_its_hqd_priority_while_low_gangs_come, 60)
+{
+	struct tempo_env *e = &self->env, low = { .fd = -1 };
+	unsigned int queue[4];
+	char dir[256], names[4][16];
+	uint64_t batches[2];
+	uint32_t high_ctx, low_ctx;
+	int high, lows[8];
+
+	tempo_debugfs_dir(dir, sizeof(dir));
+	if (!dir[0])
+		SKIP(return, "no tempo directory in /sys/kernel/debug/dri");
+	tempo_env_init(_metadata, &low, tempo_open_render());
+	ASSERT_EQ(0, gang_ctx_at(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH, &high_ctx));
+	ASSERT_EQ(0, gang_ctx_at(low.fd, 0, &low_ctx));
+	for (uint32_t i = 0; i < 2; i++)
+		batches[i] = gated_member(e, 256 * i, T_MEMBER, GATE2, i);
+	ASSERT_EQ(0, exec_n(e->fd, high_ctx, batches, 2, NULL, 0, &high));
+	wait_nonzero(_metadata, e, T_MEMBER);
+	wait_nonzero(_metadata, e, T_MEMBER + 16);
+	ASSERT_EQ(2, busy_gang_hqds(dir, e, queue, names));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(2, tempo_debugfs_hqd(dir, names[i], queue[i], 2));
+		ASSERT_EQ(15, tempo_debugfs_hqd(dir, names[i], queue[i], 3));
+	}
+
+	for (int g = 0; g < 8; g++) {
+		for (uint32_t i = 0; i < 2; i++)
+			batches[i] = gated_member(&low, 512 * g + 256 * i,
+						  T_MEMBER + 32 * g, TEMPO_GATE, i);
+		ASSERT_EQ(0, exec_n(low.fd, low_ctx, batches, 2, NULL, 0,
+				    &lows[g]));
+	}
+	tempo_sleep_ms(50);
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(2, tempo_debugfs_hqd(dir, names[i], queue[i], 2));
+		ASSERT_EQ(15, tempo_debugfs_hqd(dir, names[i], queue[i], 3));
+	}
+	tempo_gate_set(&low, 1);
+	__atomic_store_n(tempo_u64(&e->data, GATE2), 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	for (int g = 0; g < 8; g++) {
+		ASSERT_EQ(1, tempo_fence_wait(lows[g], TEMPO_WAIT_MS));
+		close(lows[g]);
+	}
+	close(high);
+	ASSERT_EQ(0, busy_gang_hqds(dir, e, queue, names));
+	tempo_env_fini(&low);
+}
+
+/*
+ * A VERY_HIGH gang submitted while a NORMAL gang runs on the same engines
+ * is not queued behind it: it preempts it and ends first.
+ */
+TEST_F_TIMEOUT(gangprio, high_gang_preempts_a_running_low_gang, 60)
+{
+	struct tempo_env *e = &self->env, low = { .fd = -1 };
+	struct tempo_batch hb[2];
+	uint64_t batches[2];
+	uint32_t high_ctx, low_ctx;
+	int high, lowf;
+
+	tempo_env_init(_metadata, &low, tempo_open_render());
+	ASSERT_EQ(0, gang_ctx_at(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH, &high_ctx));
+	ASSERT_EQ(0, gang_ctx_at(low.fd, 0, &low_ctx));
+	for (uint32_t i = 0; i < 2; i++)
+		batches[i] = gated_member(&low, 256 * i, T_MEMBER, TEMPO_GATE, i);
+	ASSERT_EQ(0, exec_n(low.fd, low_ctx, batches, 2, NULL, 0, &lowf));
+	wait_nonzero(_metadata, &low, T_MEMBER);
+	wait_nonzero(_metadata, &low, T_MEMBER + 16);
+
+	for (uint32_t i = 0; i < 2; i++) {
+		tempo_batch_init(&hb[i], &e->cmd, 1024 + 256 * i, 64);
+		tempo_pkt_write_timestamp(&hb[i], VA(e, T_HIGH + 8 * i));
+		tempo_pkt_end(&hb[i]);
+		batches[i] = hb[i].va;
+	}
+	ASSERT_EQ(0, exec_n(e->fd, high_ctx, batches, 2, NULL, 0, &high));
+	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
+	ASSERT_EQ(0, tempo_fence_wait(lowf, 0));
+	tempo_gate_set(&low, 1);
+	ASSERT_EQ(1, tempo_fence_wait(lowf, TEMPO_WAIT_MS));
+	close(high);
+	close(lowf);
+	tempo_env_fini(&low);
+}
+
 static uint32_t id_of(struct tempo_env *e, uint32_t run, uint32_t i,
 		      uint32_t width)
 {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 
 #include <linux/capability.h>
 #include <linux/sync_file.h>
@@ -206,6 +207,118 @@ static inline int tempo_ioctl(int fd, unsigned long request, void *arg)
 		ret = ioctl(fd, request, arg);
 	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
 	return ret ? -errno : 0;
+}
+
+/*
+ * The debugfs directory of the tempo device (root only), or "" when none
+ * is found.
+ */
+static inline void tempo_debugfs_dir(char *dir, size_t len)
+{
+	DIR *d = opendir("/sys/kernel/debug/dri");
+	struct dirent *de;
+
+	dir[0] = 0;
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[320], name[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f) && !strncmp(name, "tempo", 5)) {
+			snprintf(dir, len, "/sys/kernel/debug/dri/%.200s",
+				 de->d_name);
+			fclose(f);
+			break;
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+/*
+ * Column @col (0 is the engine's name, 1 the queue) of the debugfs hqds
+ * line of queue @queue of @engine ("copy1"), or -1.
+ */
+static inline long long tempo_debugfs_hqd(const char *dir, const char *engine,
+					  unsigned int queue, int col)
+{
+	char path[320], line[512];
+	long long value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/hqds", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *words[16], *save = NULL;
+		int n = 0;
+
+		for (char *w = strtok_r(line, " \t\n", &save); w && n < 16;
+		     w = strtok_r(NULL, " \t\n", &save))
+			words[n++] = w;
+		if (n <= col || strcmp(words[0], engine) ||
+		    strtoul(words[1], NULL, 0) != queue)
+			continue;
+		value = strtoll(words[col], NULL, 0);
+		break;
+	}
+	fclose(f);
+	return value;
+}
+
+/*
+ * Pass up to 8 descriptors over a UNIX socket (SCM_RIGHTS), with one byte
+ * of data; the receiver must expect exactly @n. 0, or -1.
+ */
+static inline int tempo_send_fds(int sock, const int *fds, int n)
+{
+	char buf[CMSG_SPACE(8 * sizeof(int))];
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = buf,
+		.msg_controllen = CMSG_SPACE(n * sizeof(int)),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	memset(buf, 0, sizeof(buf));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static inline int tempo_recv_fds(int sock, int *fds, int n)
+{
+	char buf[CMSG_SPACE(8 * sizeof(int))];
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = buf,
+		.msg_controllen = sizeof(buf),
+	};
+	struct cmsghdr *c;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(n * sizeof(int)))
+		return -1;
+	memcpy(fds, CMSG_DATA(c), n * sizeof(int));
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */

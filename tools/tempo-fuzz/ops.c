@@ -331,13 +331,14 @@ static void op_query(struct fz_child *c)
 	struct fz_file *f = pick_file(c);
 	struct drm_tempo_query q = { 0 };
 	unsigned int flags = 0;
-	uint32_t sizes[3] = {
+	uint32_t sizes[4] = {
 		sizeof(struct drm_tempo_query_device),
 		8 + 8 * c->num_engines,
 		8 + 8 * c->dev.num_hqds,
+		sizeof(struct drm_tempo_query_limits),
 	};
 
-	q.query = fz_chance(R, 6) ? fz_edge32(R) : fz_below(R, 3);
+	q.query = fz_chance(R, 6) ? fz_edge32(R) : fz_below(R, 4);
 	switch (fz_below(R, 5)) {
 	case 0:
 		q.size = 0;
@@ -346,10 +347,10 @@ static void op_query(struct fz_child *c)
 		q.size = fz_edge32(R);
 		break;
 	case 2:
-		q.size = sizes[q.query % 3] + fz_below(R, 17) - 8;
+		q.size = sizes[q.query % 4] + fz_below(R, 17) - 8;
 		break;
 	default:
-		q.size = sizes[q.query % 3];
+		q.size = sizes[q.query % 4];
 		break;
 	}
 	q.data = fz_chance(R, 5) ? fz_ptr_bad(c) :

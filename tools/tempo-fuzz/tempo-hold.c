@@ -4,13 +4,16 @@
  * until told otherwise, for shell scripts that unload the module or close
  * files around it (tests/guest/module-cycles.sh).
  *
- *   tempo-hold [--gate N] [--spin MS] [--queued N] [--state FILE]
- *              [--then close|release|exit|keep-fence] [--timeout S]
+ *   tempo-hold [--gate N] [--spin MS] [--queued N] [--contexts N]
+ *              [--state FILE] [--then close|release|exit|keep-fence]
+ *              [--timeout S]
  *
  * 1. Opens the render node, submits N jobs that wait on a gate in their
  *    own buffer (WAIT_MEM >= 1), a DISPATCH of SPIN for MS milliseconds,
  *    and N jobs queued behind the first gated one (an in-sync on its
- *    syncobj), then writes "submitted" to FILE.
+ *    syncobj), then writes "submitted" to FILE. The gated jobs go round
+ *    the contexts (one by default): a job that times out bans only its
+ *    own context, so with several the gated jobs time out one by one.
  * 2. Waits for SIGUSR1 (or exits with status 3 after the timeout), then:
  *    close       closes the DRM file with the jobs in flight, exits;
  *    release     opens the gate, waits for every job, checks that none
@@ -158,6 +161,7 @@ static void usage(FILE *out)
 	      "  --gate N       jobs waiting on a gate in their own buffer (default 1)\n"
 	      "  --spin MS      also a DISPATCH of SPIN for MS milliseconds (default 0)\n"
 	      "  --queued N     jobs queued behind the first gated one (default 0)\n"
+	      "  --contexts N   contexts the gated jobs go round (default 1)\n"
 	      "  --state FILE   where to write \"submitted\" (and \"closed\")\n"
 	      "  --then WHAT    after SIGUSR1: close (the file, jobs in flight; the\n"
 	      "                 default), release (open the gate, wait, check every\n"
@@ -176,6 +180,7 @@ int main(int argc, char **argv)
 		{ "gate", required_argument, NULL, 'g' },
 		{ "spin", required_argument, NULL, 's' },
 		{ "queued", required_argument, NULL, 'q' },
+		{ "contexts", required_argument, NULL, 'c' },
 		{ "state", required_argument, NULL, 'f' },
 		{ "then", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -190,7 +195,8 @@ int main(int argc, char **argv)
 	struct drm_syncobj_create sc = { 0 };
 	struct drm_tempo_query q = { .query = DRM_TEMPO_QUERY_ENGINES };
 	struct sigaction sa = { .sa_handler = on_usr1 };
-	unsigned int gated = 1, queued = 0, spin_ms = 0, njobs = 0;
+	unsigned int gated = 1, queued = 0, spin_ms = 0, njobs = 0, nctx = 1;
+	uint32_t ctxs[MAX_JOBS];
 	const char *file = NULL, *then = "close";
 	double timeout = 60, deadline;
 	int fences[MAX_JOBS], fd, opt, ret, failed = 0;
@@ -213,6 +219,9 @@ int main(int argc, char **argv)
 		case 'q':
 			queued = (unsigned int)atoi(optarg);
 			break;
+		case 'c':
+			nctx = (unsigned int)atoi(optarg);
+			break;
 		case 'f':
 			file = optarg;
 			break;
@@ -228,6 +237,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (gated + queued + 1 > MAX_JOBS || (queued && !gated) ||
+	    !nctx || nctx > MAX_JOBS ||
 	    (strcmp(then, "close") && strcmp(then, "release") &&
 	     strcmp(then, "exit") && strcmp(then, "keep-fence"))) {
 		fprintf(stderr, "tempo-hold: bad arguments\n");
@@ -256,8 +266,11 @@ int main(int argc, char **argv)
 		ret = xioctl(fd, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &mo);
 	if (!ret)
 		ret = xioctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &vm);
-	if (!ret)
+	for (unsigned int i = 0; !ret && i < nctx; i++) {
+		cc.ctx_id = 0;
 		ret = xioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &cc);
+		ctxs[i] = cc.ctx_id;
+	}
 	if (!ret)
 		ret = xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
 	if (ret) {
@@ -307,7 +320,7 @@ int main(int argc, char **argv)
 		uint64_t batch = vm.va + 4096 + 4 * (spin ? 64 : i < gated ? 0 : 128);
 		struct drm_tempo_sync sync = { .handle = sc.handle };
 		struct drm_tempo_exec x = {
-			.ctx_id = cc.ctx_id,
+			.ctx_id = ctxs[i < gated ? i % nctx : 0],
 			.slot = spin ? spin_slot : 0,
 			.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
 			.num_batches = 1,

@@ -1,0 +1,1367 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A hostile caller: what an unprivileged process, with several threads and
+ * a small memory cgroup, can do to the kernel, the host and other users.
+ *
+ * - ids published before their object is complete: threads racing
+ *   CTX_CREATE against CTX_DESTROY of the ids it hands out, VM_MAP against
+ *   VM_UNMAP of the range it maps (KASAN on the debug kernel);
+ * - kernel memory: contexts, mappings and jobs in flight flooded from a
+ *   64 MiB memory cgroup as the unprivileged user end with the documented
+ *   errno, are charged to that cgroup and kill nobody;
+ * - guilt: a job kept waiting for compute units that another file's jobs
+ *   hold is neither reset nor banned;
+ * - hangs: COPY and FILL are preempted within a chunk and stopped by the
+ *   timeout; later jobs do not extend an endless batch's timeout;
+ * - another process: closing a client's file with thousands of queued
+ *   jobs returns within the documented bound;
+ * - the host: a CPU-bound bystander keeps half its throughput while the
+ *   unprivileged user saturates every engine;
+ * - privilege: DRM master of the card node grants nothing on a device
+ *   without a display; dumb buffers have the same size cap; a DISPATCH
+ *   whose group count wraps 64 bits is illegal; live HQD priorities are
+ *   for privileged callers only.
+ *
+ * Most tests need root (to make the cgroup, to drop to the unprivileged
+ * user, to reach the card node); they skip otherwise. TEMPO_RACE_SECONDS
+ * sets how long each race runs (default 10).
+ */
+#include <grp.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "tempo_test.h"
+
+#define CG_MAX_BYTES	(64ull << 20)	/* the hostile user's memory cgroup */
+#define MARK		0x1000
+#define TS		0x2000		/* timestamps, 8 bytes each */
+
+/* ------------------------------------------------------------------------ */
+/* The unprivileged user and the memory cgroup */
+
+struct unpriv {
+	uid_t uid;
+	gid_t gid;
+	gid_t render;
+	bool has_render;
+};
+
+/* The VM's test user (member of 'render'), else nobody. */
+static bool unpriv_lookup(struct unpriv *u)
+{
+	struct passwd *pw = getpwnam("tempotest");
+	struct group *gr = getgrnam("render");
+
+	if (!pw)
+		pw = getpwnam("nobody");
+	if (!pw || geteuid() != 0)
+		return false;
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	u->has_render = gr != NULL;
+	u->render = gr ? gr->gr_gid : 0;
+	return true;
+}
+
+static int unpriv_become(const struct unpriv *u)
+{
+	if (setgroups(u->has_render ? 1 : 0, &u->render) || setgid(u->gid) ||
+	    setuid(u->uid))
+		return -errno;
+	return 0;
+}
+
+struct cgroup {
+	char dir[320];
+};
+
+static int cg_write(const char *dir, const char *file, const char *value)
+{
+	char path[400];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The number after @key (or the first number of the file without one). */
+static long long cg_read(const char *dir, const char *file, const char *key)
+{
+	char path[400], line[256];
+	long long value = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = key ? strlen(key) : 0;
+
+		if (key && (strncmp(line, key, n) || line[n] != ' '))
+			continue;
+		value = strtoll(line + n, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return value;
+}
+
+/* Where cgroup v2 is mounted, mounting it when it is not. */
+static bool cg_root(char *root, size_t len)
+{
+	char dev[64], dir[256], type[64];
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "re");
+
+	while (f && fscanf(f, "%63s %255s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(root, len, "%s", dir);
+			found = true;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (found)
+		return true;
+	snprintf(root, len, "/sys/fs/cgroup");
+	return !mount("cgroup2", root, "cgroup2", 0, NULL);
+}
+
+/* A child cgroup of the root with memory.max; "" in @why when made. */
+static bool cg_create(struct cgroup *cg, uint64_t max_bytes, char *why,
+		      size_t len)
+{
+	char root[256], value[32];
+
+	if (!cg_root(root, sizeof(root))) {
+		snprintf(why, len, "no cgroup v2 hierarchy");
+		return false;
+	}
+	cg_write(root, "cgroup.subtree_control", "+memory");
+	snprintf(cg->dir, sizeof(cg->dir), "%s/tempo-hostile-%d", root,
+		 getpid());
+	rmdir(cg->dir);
+	if (mkdir(cg->dir, 0755)) {
+		snprintf(why, len, "mkdir: %s", strerror(errno));
+		return false;
+	}
+	snprintf(value, sizeof(value), "%llu", (unsigned long long)max_bytes);
+	if (cg_write(cg->dir, "memory.max", value)) {
+		snprintf(why, len, "no memory controller (memory.max)");
+		rmdir(cg->dir);
+		return false;
+	}
+	cg_write(cg->dir, "memory.swap.max", "0");
+	return true;
+}
+
+static void cg_destroy(struct cgroup *cg)
+{
+	for (int i = 0; i < 100 && rmdir(cg->dir) && errno == EBUSY; i++)
+		tempo_sleep_ms(20);
+}
+
+static int cg_enter(const struct cgroup *cg)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return cg_write(cg->dir, "cgroup.procs", pid);
+}
+
+static int query_limits(int fd, struct drm_tempo_query_limits *l)
+{
+	uint32_t size = sizeof(*l);
+
+	memset(l, 0, sizeof(*l));
+	return tempo_query(fd, DRM_TEMPO_QUERY_LIMITS, l, &size);
+}
+
+static long long module_param(const char *name)
+{
+	char path[128], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tempo/parameters/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	if (buf[0] == 'Y')
+		return 1;
+	if (buf[0] == 'N')
+		return 0;
+	return strtoll(buf, NULL, 10);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Floods from a small cgroup */
+
+enum flood_kind { FLOOD_CONTEXTS, FLOOD_MAPPINGS, FLOOD_JOBS };
+
+struct flood_result {
+	int count;	/* successful calls */
+	int err;	/* errno of the first failure, 0 if none */
+	int limit;	/* the limit the query reported */
+	int fences;	/* jobs: the fence of the last job, for its status */
+};
+
+static int flood_contexts(int fd, int max, struct flood_result *r)
+{
+	for (r->count = 0; r->count < max; r->count++) {
+		struct drm_tempo_ctx_create c = { 0 };
+
+		if (ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c))
+			return errno;
+	}
+	return 0;
+}
+
+static int flood_mappings(int fd, int max, struct flood_result *r)
+{
+	uint32_t handle;
+
+	if (tempo_bo_create(fd, 4096, &handle))
+		return -1;
+	for (r->count = 0; r->count < max; r->count++) {
+		struct drm_tempo_vm_map m = {
+			.handle = handle,
+			.flags = DRM_TEMPO_VM_MAP_AUTO_VA,
+			.size = 4096,
+		};
+
+		if (ioctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &m))
+			return errno;
+	}
+	return 0;
+}
+
+/* One gated job, then NOPs queued behind it on the same slot. */
+static int flood_jobs(int fd, int max, struct flood_result *r,
+		      struct tempo_env *e)
+{
+	struct tempo_batch gated, nop;
+
+	tempo_batch_init(&gated, &e->cmd, 0, 64);
+	tempo_pkt_wait_gate(&gated, e, 1);
+	tempo_pkt_end(&gated);
+	tempo_batch_init(&nop, &e->cmd, 256, 64);
+	tempo_pkt_end(&nop);
+	for (r->count = 0; r->count < max; r->count++) {
+		uint64_t va = r->count ? nop.va : gated.va;
+		struct drm_tempo_exec x = {
+			.ctx_id = e->ctx,
+			.num_batches = 1,
+			.batches = (uint64_t)(uintptr_t)&va,
+			.out_fence_fd = -1,
+		};
+
+		if (ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x))
+			return errno;
+	}
+	return 0;
+}
+
+/* In the child: join the cgroup, become the user, flood, report. */
+static int flood_child(const struct cgroup *cg, const struct unpriv *u,
+		       enum flood_kind kind, int report, int go_on)
+{
+	struct drm_tempo_query_limits l;
+	struct flood_result r = { 0 };
+	struct tempo_env e = { .fd = -1 };
+	char byte;
+	int fd;
+
+	if (cg_enter(cg) || unpriv_become(u))
+		return 10;
+	fd = tempo_open_render();
+	if (fd < 0 || query_limits(fd, &l))
+		return 11;
+	switch (kind) {
+	case FLOOD_CONTEXTS:
+		r.limit = l.max_contexts;
+		r.err = flood_contexts(fd, r.limit + 64, &r);
+		break;
+	case FLOOD_MAPPINGS:
+		r.limit = l.max_mappings;
+		r.err = flood_mappings(fd, r.limit + 64, &r);
+		break;
+	case FLOOD_JOBS:
+		r.limit = l.max_jobs;
+		e.fd = fd;
+		if (tempo_query_device(fd, &e.dev) ||
+		    tempo_ctx_create(fd, 0, NULL, 0, &e.ctx) ||
+		    tempo_bo_new(fd, TEMPO_DATA_SIZE, 0, &e.data) ||
+		    tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &e.cmd))
+			return 12;
+		r.err = flood_jobs(fd, r.limit + 64, &r, &e);
+		break;
+	}
+	if (write(report, &r, sizeof(r)) != sizeof(r))
+		return 13;
+	/* Hold everything while the parent reads the cgroup's usage. */
+	if (read(go_on, &byte, 1) != 1)
+		return 14;
+	if (kind == FLOOD_JOBS)
+		tempo_gate_set(&e, 1);
+	close(fd);
+	return 0;
+}
+
+struct flood_outcome {
+	struct flood_result r;
+	long long usage_before;
+	long long usage_held;
+	long long oom_kills;
+	int status;
+	bool bystander_alive;
+};
+
+static void flood_run(struct __test_metadata *_metadata, enum flood_kind kind,
+		      struct flood_outcome *o)
+{
+	int report[2], go_on[2];
+	struct unpriv u;
+	struct cgroup cg;
+	pid_t pid, bystander;
+	char why[128];
+
+	memset(o, 0, sizeof(*o));
+	if (!unpriv_lookup(&u))
+		SKIP(return, "needs root and an unprivileged user");
+	if (!cg_create(&cg, CG_MAX_BYTES, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	o->usage_before = cg_read(cg.dir, "memory.current", NULL);
+	/* A bystander outside the cgroup, which must survive the flood. */
+	bystander = fork();
+	ASSERT_LE(0, bystander);
+	if (!bystander) {
+		pause();
+		_exit(0);
+	}
+	ASSERT_EQ(0, pipe(report));
+	ASSERT_EQ(0, pipe(go_on));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(flood_child(&cg, &u, kind, report[1], go_on[0]));
+	close(report[1]);
+	close(go_on[0]);
+	if (read(report[0], &o->r, sizeof(o->r)) == sizeof(o->r))
+		o->usage_held = cg_read(cg.dir, "memory.current", NULL);
+	ASSERT_EQ(1, write(go_on[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &o->status, 0));
+	o->oom_kills = cg_read(cg.dir, "memory.events", "oom_kill");
+	o->bystander_alive = waitpid(bystander, NULL, WNOHANG) == 0;
+	kill(bystander, SIGKILL);
+	waitpid(bystander, NULL, 0);
+	close(report[0]);
+	close(go_on[1]);
+	cg_destroy(&cg);
+	TH_LOG("%d calls succeeded (limit %d), then errno %d; cgroup usage %lld -> %lld bytes, %lld OOM kills",
+	       o->r.count, o->r.limit, o->r.err, o->usage_before, o->usage_held,
+	       o->oom_kills);
+}
+
+/* The flood ended at the limit, charged to the cgroup, killing nobody. */
+static void flood_check(struct __test_metadata *_metadata,
+			const struct flood_outcome *o, int err,
+			long long min_charge)
+{
+	ASSERT_TRUE(WIFEXITED(o->status) && !WEXITSTATUS(o->status))
+		TH_LOG("flooding child: status %#x", o->status);
+	ASSERT_EQ(err, o->r.err);
+	ASSERT_EQ(o->r.limit, o->r.count);
+	ASSERT_LE(o->usage_before + min_charge, o->usage_held);
+	ASSERT_EQ(0, o->oom_kills);
+	ASSERT_TRUE(o->bystander_alive);
+}
+
+/* Tests that open what they need themselves: the device must exist. */
+FIXTURE(device) {
+	int unused;
+};
+
+FIXTURE_SETUP(device)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	close(fd);
+}
+
+FIXTURE_TEARDOWN(device)
+{
+}
+
+/* A context is about half a KiB with the default map: count a quarter. */
+TEST_F_TIMEOUT(device, contexts_from_a_small_cgroup_end_with_enospc, 300)
+{
+	struct flood_outcome o;
+
+	flood_run(_metadata, FLOOD_CONTEXTS, &o);
+	flood_check(_metadata, &o, ENOSPC, o.r.limit * 128ll);
+}
+
+TEST_F_TIMEOUT(device, mappings_from_a_small_cgroup_end_with_enospc, 600)
+{
+	struct flood_outcome o;
+
+	flood_run(_metadata, FLOOD_MAPPINGS, &o);
+	flood_check(_metadata, &o, ENOSPC, o.r.limit * 64ll);
+}
+
+TEST_F_TIMEOUT(device, jobs_from_a_small_cgroup_end_with_eagain, 300)
+{
+	struct flood_outcome o;
+
+	flood_run(_metadata, FLOOD_JOBS, &o);
+	flood_check(_metadata, &o, EAGAIN, o.r.limit * 256ll);
+}
+
+TEST_F(device, limits_are_the_module_parameters)
+{
+	struct drm_tempo_query_limits l;
+	struct drm_tempo_query q = { .query = DRM_TEMPO_QUERY_LIMITS };
+	int fd = tempo_open_render();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q));
+	ASSERT_EQ(sizeof(l), q.size);
+	ASSERT_EQ(0, query_limits(fd, &l));
+	if (module_param("max_jobs") >= 0) {
+		ASSERT_EQ(module_param("max_contexts"), l.max_contexts);
+		ASSERT_EQ(module_param("max_mappings"), l.max_mappings);
+		ASSERT_EQ(module_param("max_jobs"), l.max_jobs);
+	}
+	ASSERT_LT(0u, l.close_wait_ms);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Races on published ids */
+
+static unsigned int race_seconds(void)
+{
+	const char *s = getenv("TEMPO_RACE_SECONDS");
+
+	return s && atoi(s) > 0 ? (unsigned int)atoi(s) : 10;
+}
+
+struct race {
+	int fd;
+	uint64_t end_ns;
+	uint64_t batch;		/* a NOP batch, for exec */
+	uint64_t va;		/* the fixed range of the mapping race */
+	uint32_t handle;	/* its buffer */
+	int slot;
+	volatile int bad;	/* an errno nobody documents */
+	volatile long ops;
+};
+
+static bool race_on(struct race *r)
+{
+	return tempo_now_ns() < r->end_ns && !r->bad;
+}
+
+static void race_check(struct race *r, int ret, int ok1, int ok2)
+{
+	if (ret && errno != ok1 && errno != ok2 && errno != EINTR)
+		r->bad = errno;
+	__atomic_add_fetch(&r->ops, 1, __ATOMIC_RELAXED);
+}
+
+static void *ctx_creator(void *arg)
+{
+	struct race *r = arg;
+
+	while (race_on(r)) {
+		struct drm_tempo_ctx_create c = { .priority = -1 };
+
+		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c),
+			   ENOSPC, ENOSPC);
+	}
+	return NULL;
+}
+
+/* Ids are the lowest free ones: destroy them as soon as they appear. */
+static void *ctx_destroyer(void *arg)
+{
+	struct race *r = arg;
+
+	for (uint32_t id = 1; race_on(r); id = id % 8 + 1) {
+		struct drm_tempo_ctx_destroy d = { .ctx_id = id };
+
+		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &d),
+			   ENOENT, ENOENT);
+	}
+	return NULL;
+}
+
+static void *ctx_user(void *arg)
+{
+	struct race *r = arg;
+
+	for (uint32_t id = 1; race_on(r); id = id % 8 + 1) {
+		struct drm_tempo_ctx_param p = {
+			.ctx_id = id,
+			.param = DRM_TEMPO_CTX_PARAM_PRIORITY,
+			.value = -2,
+		};
+		struct drm_tempo_exec x = {
+			.ctx_id = id,
+			.slot = r->slot,
+			.num_batches = 1,
+			.batches = (uint64_t)(uintptr_t)&r->batch,
+			.out_fence_fd = -1,
+		};
+
+		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &p),
+			   ENOENT, ENOENT);
+		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_EXEC, &x),
+			   ENOENT, EAGAIN);
+	}
+	return NULL;
+}
+
+/* A privileged caller's file override, set and cleared all along. */
+static void *file_overrider(void *arg)
+{
+	struct race *r = arg;
+	int fd = tempo_open_render();
+
+	for (int i = 0; fd >= 0 && race_on(r); i++) {
+		struct drm_tempo_sched s = {
+			.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
+			.fd = r->fd,
+			.priority = i % 2 ? DRM_TEMPO_PRIORITY_UNSET :
+					    DRM_TEMPO_PRIORITY_LOW,
+		};
+
+		race_check(r, ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s), EACCES,
+			   EACCES);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void race_run(struct race *r, void *(**fns)(void *), int n)
+{
+	pthread_t t[8];
+
+	r->end_ns = tempo_now_ns() + race_seconds() * 1000000000ull;
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, fns[i], r))
+			abort();
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+FIXTURE(race) {
+	struct tempo_env env;
+};
+
+FIXTURE_SETUP(race)
+{
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &self->env, fd);
+}
+
+FIXTURE_TEARDOWN(race)
+{
+	tempo_env_fini(&self->env);
+}
+
+/*
+ * Threads of one file create contexts while others destroy, use and
+ * reprioritise the ids they get, and a privileged file overrides them
+ * all: a context must be complete before its id is published.
+ */
+TEST_F_TIMEOUT(race, ctx_create_against_destroy_of_its_ids, 300)
+{
+	void *(*fns[])(void *) = {
+		ctx_creator, ctx_creator, ctx_destroyer, ctx_destroyer,
+		ctx_user, file_overrider,
+	};
+	struct tempo_env *e = &self->env;
+	struct race r = { .fd = e->fd };
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, 0, 16);
+	tempo_pkt_end(&b);
+	r.batch = b.va;
+	r.slot = 0;
+	race_run(&r, fns, TEMPO_ARRAY_SIZE(fns));
+	TH_LOG("%ld calls in %u s", r.ops, race_seconds());
+	ASSERT_EQ(0, r.bad);
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0, b.va));
+}
+
+static void *mapper(void *arg)
+{
+	struct race *r = arg;
+
+	while (race_on(r)) {
+		struct drm_tempo_vm_map m = {
+			.handle = r->handle,
+			.va = r->va,
+			.size = 65536,
+		};
+
+		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_VM_MAP, &m),
+			   ENOSPC, ENOSPC);
+	}
+	return NULL;
+}
+
+static void *unmapper(void *arg)
+{
+	struct race *r = arg;
+
+	while (race_on(r)) {
+		struct drm_tempo_vm_unmap u = { .va = r->va, .size = 65536 };
+
+		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u),
+			   ENOENT, ENOENT);
+	}
+	return NULL;
+}
+
+/* The buffer's references stay right: closing it frees it, once. */
+TEST_F_TIMEOUT(race, vm_map_against_unmap_of_its_range, 300)
+{
+	void *(*fns[])(void *) = { mapper, mapper, unmapper, unmapper };
+	struct tempo_env *e = &self->env;
+	struct race r = { .fd = e->fd };
+	struct drm_tempo_vm_unmap u = { .size = 65536 };
+
+	ASSERT_EQ(0, tempo_bo_create(e->fd, 65536, &r.handle));
+	r.va = e->dev.va_end - (1ull << 30);
+	race_run(&r, fns, TEMPO_ARRAY_SIZE(fns));
+	TH_LOG("%ld calls in %u s", r.ops, race_seconds());
+	ASSERT_EQ(0, r.bad);
+	u.va = r.va;
+	ioctl(e->fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u);
+	ASSERT_EQ(0, tempo_gem_close(e->fd, r.handle));
+	ASSERT_EQ(-ENOENT, tempo_vm_unmap(e->fd, r.va, 65536));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Guilt and hangs */
+
+FIXTURE(guilt) {
+	struct tempo_env env;
+	struct tempo_env other;	/* another file */
+	unsigned int timeout_ms;
+};
+
+FIXTURE_SETUP(guilt)
+{
+	int fd = tempo_open_render(), fd2;
+
+	self->env.fd = self->other.fd = -1;
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	fd2 = tempo_open_render();
+	ASSERT_LE(0, fd2);
+	tempo_env_init(_metadata, &self->env, fd);
+	tempo_env_init(_metadata, &self->other, fd2);
+	self->timeout_ms = self->env.dev.job_timeout_ms;
+	if (self->timeout_ms > 7000)
+		SKIP(return, "job timeout %u ms is too long to wait for",
+		     self->timeout_ms);
+	if (tempo_count_class(self->env.engines,
+			      DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 3 ||
+	    tempo_count_class(self->env.engines, DRM_TEMPO_ENGINE_CLASS_GFX) < 1)
+		SKIP(return, "needs a gfx and 3 compute engines");
+}
+
+FIXTURE_TEARDOWN(guilt)
+{
+	tempo_env_fini(&self->other);
+	tempo_env_fini(&self->env);
+}
+
+static uint64_t ts_at(const struct tempo_env *e, uint32_t off)
+{
+	return __atomic_load_n(tempo_u64(&e->data, off), __ATOMIC_SEQ_CST);
+}
+
+static void wait_ts(struct __test_metadata *_metadata,
+		    const struct tempo_env *e, uint32_t off)
+{
+	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
+
+	while (!ts_at(e, off)) {
+		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
+		tempo_sleep_ms(1);
+	}
+}
+
+static int64_t reset_status(int fd, uint32_t ctx)
+{
+	struct drm_tempo_ctx_param p = {
+		.ctx_id = ctx,
+		.param = DRM_TEMPO_CTX_PARAM_RESET_STATUS,
+	};
+
+	return tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &p) ?
+	       -1 : p.value;
+}
+
+/*
+ * One file keeps every CU busy with dispatches on three compute engines,
+ * each 0.6 of the job timeout long: no job of it is hung. A dispatch of
+ * another file on gfx waits for CUs longer than the job timeout: it
+ * completes, late, and its context is not guilty.
+ */
+TEST_F_TIMEOUT(guilt, job_waiting_for_cus_another_file_holds_is_innocent, 120)
+{
+	struct tempo_env *hog = &self->other, *e = &self->env;
+	uint32_t spin_ns = self->timeout_ms * 600000u;
+	int fences[3], victim, status;
+	struct tempo_batch b;
+
+	for (int i = 0; i < 3; i++) {
+		uint32_t args[] = { spin_ns };
+
+		tempo_batch_init(&b, &hog->cmd, 256 * i, 64);
+		tempo_pkt_write_timestamp(&b, hog->data.va + TS + 16 * i);
+		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, hog->dev.num_cus,
+				   1, 1, args, 1);
+		tempo_pkt_write_timestamp(&b, hog->data.va + TS + 16 * i + 8);
+		tempo_pkt_end(&b);
+		fences[i] = tempo_submit(_metadata, hog->fd, hog->ctx,
+					 tempo_default_slot(hog->engines,
+						DRM_TEMPO_ENGINE_CLASS_COMPUTE, i),
+					 b.va);
+		wait_ts(_metadata, hog, TS + 16 * i);
+	}
+	tempo_sleep_ms(20);
+
+	{
+		uint32_t args[] = { TEMPO_ARG_VA(e->data.va + 0x10000), 7, 4096 };
+
+		tempo_batch_init(&b, &e->cmd, 0, 64);
+		tempo_pkt_write_timestamp(&b, e->data.va + TS);
+		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 1, 1, 1, args, 4);
+		tempo_pkt_write_timestamp(&b, e->data.va + TS + 8);
+		tempo_pkt_end(&b);
+	}
+	victim = tempo_submit(_metadata, e->fd, e->ctx,
+			      tempo_default_slot(e->engines,
+						 DRM_TEMPO_ENGINE_CLASS_GFX, 0),
+			      b.va);
+	status = tempo_fence_wait(victim, 4 * self->timeout_ms + TEMPO_WAIT_MS);
+	TH_LOG("victim held %.0f ms for a job timeout of %u ms",
+	       (ts_at(e, TS + 8) - ts_at(e, TS)) / 1e6, self->timeout_ms);
+	ASSERT_EQ(1, status);
+	ASSERT_EQ(7u, *tempo_u32(&e->data, 0x10000 + 4092));
+	ASSERT_EQ(0, reset_status(e->fd, e->ctx) & DRM_TEMPO_RESET_STATUS_GUILTY);
+	/* It was held past its timeout: the point of the test. */
+	ASSERT_LT((uint64_t)self->timeout_ms * 1000000ull,
+		  ts_at(e, TS + 8) - ts_at(e, TS));
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(1, tempo_fence_wait(fences[i], TEMPO_WAIT_MS));
+		close(fences[i]);
+	}
+	close(victim);
+}
+
+/*
+ * An endless batch, and a stream of jobs of the same file on its engine,
+ * each of which re-arms drm_sched's timer: the batch is still stopped
+ * within one job timeout of running time (plus the checks' slack).
+ */
+TEST_F_TIMEOUT(guilt, endless_batch_is_stopped_while_jobs_keep_coming, 120)
+{
+	struct tempo_env *e = &self->env;
+	int slot = tempo_default_slot(e->engines, DRM_TEMPO_ENGINE_CLASS_GFX, 0);
+	struct tempo_batch loop, entry, nop;
+	int endless, status, n = 0;
+	uint32_t other;
+	uint64_t ended = 0;
+
+	tempo_batch_init(&loop, &e->cmd, 1024, 64);
+	tempo_pkt_nop(&loop, 2);
+	tempo_pkt_batch_start(&loop, loop.va, DRM_TEMPO_BATCH_CHAIN);
+	tempo_batch_init(&entry, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&entry, e->data.va + TS);
+	tempo_pkt_batch_start(&entry, loop.va, DRM_TEMPO_BATCH_CHAIN);
+	tempo_batch_init(&nop, &e->cmd, 2048, 16);
+	tempo_pkt_end(&nop);
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &other));
+
+	endless = tempo_submit(_metadata, e->fd, e->ctx, slot, entry.va);
+	wait_ts(_metadata, e, TS);
+	while (tempo_now_ns() < ts_at(e, TS) + 3ull * self->timeout_ms * 1000000) {
+		int f = tempo_submit(_metadata, e->fd, other, slot, nop.va);
+
+		n++;
+		close(f);
+		status = tempo_fence_wait(endless, 50);
+		if (status) {
+			ended = tempo_now_ns();
+			break;
+		}
+	}
+	TH_LOG("%d jobs submitted behind it; it ended after %.0f ms", n,
+	       ended ? (ended - ts_at(e, TS)) / 1e6 : -1.0);
+	ASSERT_EQ(-ETIMEDOUT, status);
+	ASSERT_GT(ts_at(e, TS) + (self->timeout_ms + 500ull) * 1000000, ended);
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, other, slot, nop.va));
+	close(endless);
+}
+
+/* A FILL or COPY of @size over @dst (and @src) on compute 0. */
+static uint64_t mem_batch(struct tempo_env *e, uint32_t off, bool fill,
+			  uint64_t dst, uint64_t src, uint32_t size)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, off, 64);
+	tempo_pkt_write_timestamp(&b, e->data.va + TS);
+	if (fill)
+		tempo_pkt_fill(&b, dst, 0x5a5a5a5a, size);
+	else
+		tempo_pkt_copy(&b, dst, src, size);
+	tempo_pkt_write_timestamp(&b, e->data.va + TS + 8);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+/*
+ * A VERY_HIGH job submitted while one FILL (64 MiB) or COPY (16 MiB) runs
+ * on its engine runs before the packet ends (it is preempted between two
+ * chunks) and the packet's result is still exact.
+ */
+static void preempt_mem_op(struct __test_metadata *_metadata,
+			   struct tempo_env *e, bool fill)
+{
+	const uint64_t size = (fill ? 64ull : 16ull) << 20;
+	int slot = tempo_default_slot(e->engines,
+				      DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	struct tempo_bo dst, src;
+	struct tempo_batch h;
+	uint32_t high;
+	int low, hi;
+
+	if (!tempo_has_cap_sys_nice())
+		SKIP(return, "needs CAP_SYS_NICE for a VERY_HIGH context");
+	ASSERT_EQ(0, tempo_bo_new(e->fd, size, 0, &dst));
+	ASSERT_EQ(0, tempo_bo_new(e->fd, size, 0, &src));
+	memset(src.map, 0x3c, size);
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH,
+				      NULL, 0, &high));
+	tempo_batch_init(&h, &e->cmd, 4096, 64);
+	tempo_pkt_write_timestamp(&h, e->data.va + TS + 16);
+	tempo_pkt_end(&h);
+
+	low = tempo_submit(_metadata, e->fd, e->ctx, slot,
+			   mem_batch(e, 0, fill, dst.va, src.va,
+				     (uint32_t)size));
+	wait_ts(_metadata, e, TS);
+	hi = tempo_submit(_metadata, e->fd, high, slot, h.va);
+	ASSERT_EQ(1, tempo_fence_wait(hi, TEMPO_WAIT_MS));
+	ASSERT_EQ(1, tempo_fence_wait(low, 10 * TEMPO_WAIT_MS));
+	TH_LOG("the packet took %.1f ms; the high-priority job ran %.1f ms after it started",
+	       (ts_at(e, TS + 8) - ts_at(e, TS)) / 1e6,
+	       (ts_at(e, TS + 16) - ts_at(e, TS)) / 1e6);
+	ASSERT_LT(ts_at(e, TS + 16), ts_at(e, TS + 8));
+	for (uint64_t i = 0; i < size / 4; i += 997)
+		ASSERT_EQ(fill ? 0x5a5a5a5au : 0x3c3c3c3cu,
+			  *tempo_u32(&dst, 4 * i));
+	ASSERT_EQ(fill ? 0x5a5a5a5au : 0x3c3c3c3cu, *tempo_u32(&dst, size - 4));
+	close(low);
+	close(hi);
+	tempo_bo_del(e->fd, &dst);
+	tempo_bo_del(e->fd, &src);
+}
+
+TEST_F_TIMEOUT(guilt, fill_is_preempted_within_a_chunk, 120)
+{
+	preempt_mem_op(_metadata, &self->env, true);
+}
+
+TEST_F_TIMEOUT(guilt, copy_is_preempted_within_a_chunk, 120)
+{
+	preempt_mem_op(_metadata, &self->env, false);
+}
+
+/*
+ * A job of FILLs (or COPYs) of nearly 4 GiB each, over one 64 MiB buffer
+ * mapped 64 times: stopped with -ETIMEDOUT within the job timeout plus a
+ * chunk's slack, not at the end of a packet.
+ */
+static void stop_mem_op(struct __test_metadata *_metadata, struct tempo_env *e,
+			unsigned int timeout_ms, bool fill)
+{
+	const uint64_t part = 64ull << 20, span = 64 * part;
+	int slot = tempo_default_slot(e->engines,
+				      DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
+	uint64_t base = 1ull << 34, t0;
+	struct tempo_batch b;
+	uint32_t handle;
+	int fence, status;
+
+	ASSERT_EQ(0, tempo_bo_create(e->fd, part, &handle));
+	for (uint64_t i = 0; i < 64; i++) {
+		uint64_t va = base + i * part;
+
+		ASSERT_EQ(0, tempo_vm_map(e->fd, handle, 0, &va, 0, part));
+	}
+	tempo_batch_init(&b, &e->cmd, 0, 256);
+	for (int i = 0; i < 8; i++) {
+		if (fill)
+			tempo_pkt_fill(&b, base, 0x11111111, (uint32_t)(span - 4));
+		else
+			tempo_pkt_copy(&b, base + part, base,
+				       (uint32_t)(span - part));
+	}
+	tempo_pkt_end(&b);
+	t0 = tempo_now_ns();
+	fence = tempo_submit(_metadata, e->fd, e->ctx, slot, b.va);
+	status = tempo_fence_wait(fence, 10 * timeout_ms + TEMPO_WAIT_MS);
+	TH_LOG("stopped after %.0f ms for a job timeout of %u ms",
+	       (tempo_now_ns() - t0) / 1e6, timeout_ms);
+	ASSERT_EQ(-ETIMEDOUT, status);
+	ASSERT_GT(t0 + (timeout_ms + 1000ull) * 1000000, tempo_now_ns());
+	close(fence);
+	for (uint64_t i = 0; i < 64; i++)
+		ASSERT_EQ(0, tempo_vm_unmap(e->fd, base + i * part, part));
+	ASSERT_EQ(0, tempo_gem_close(e->fd, handle));
+}
+
+TEST_F_TIMEOUT(guilt, fill_past_the_timeout_is_stopped_by_it, 300)
+{
+	stop_mem_op(_metadata, &self->env, self->timeout_ms, true);
+}
+
+TEST_F_TIMEOUT(guilt, copy_past_the_timeout_is_stopped_by_it, 300)
+{
+	stop_mem_op(_metadata, &self->env, self->timeout_ms, false);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Another process */
+
+/*
+ * A client queues thousands of jobs behind one that never ends by itself,
+ * hands its file to a "compositor" and exits; the compositor's close()
+ * returns within close_wait_ms (plus slack), and every fence still ends
+ * with a documented status: the jobs left queued are dropped (-ESRCH).
+ */
+TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 120)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_query_limits l;
+	int sv[2], client_fd, first, last, status;
+	uint32_t n;
+	uint64_t t0, took;
+	pid_t pid;
+
+	ASSERT_EQ(0, query_limits(e->fd, &l));
+	n = l.max_jobs > 3001 ? 3000 : l.max_jobs - 1;
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct tempo_env c = { .fd = -1 };
+		struct tempo_batch gated, spin;
+		uint32_t args[] = { 1000000 };
+		int slot, f;
+
+		close(sv[0]);
+		c.fd = tempo_open_render();
+		if (c.fd < 0 || tempo_query_device(c.fd, &c.dev) ||
+		    !(c.engines = tempo_query_engines(c.fd)) ||
+		    tempo_ctx_create(c.fd, 0, NULL, 0, &c.ctx) ||
+		    tempo_bo_new(c.fd, TEMPO_DATA_SIZE, 0, &c.data) ||
+		    tempo_bo_new(c.fd, TEMPO_CMD_SIZE, 0, &c.cmd))
+			_exit(10);
+		slot = tempo_default_slot(c.engines,
+					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 2);
+		tempo_batch_init(&gated, &c.cmd, 0, 64);
+		tempo_pkt_wait_gate(&gated, &c, 1);
+		tempo_pkt_end(&gated);
+		tempo_batch_init(&spin, &c.cmd, 256, 64);
+		tempo_pkt_dispatch(&spin, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, args, 1);
+		tempo_pkt_end(&spin);
+		for (uint32_t i = 0; i <= n; i++) {
+			if (tempo_exec(c.fd, c.ctx, slot, i ? spin.va : gated.va,
+				       NULL, 0, NULL, 0, &f))
+				_exit(11);
+			if ((i == 0 || i == n) && tempo_send_fds(sv[1], &f, 1))
+				_exit(12);
+			close(f);
+		}
+		if (tempo_send_fds(sv[1], &c.fd, 1))
+			_exit(13);
+		_exit(0);
+	}
+	close(sv[1]);
+	ASSERT_EQ(0, tempo_recv_fds(sv[0], &first, 1));
+	ASSERT_EQ(0, tempo_recv_fds(sv[0], &last, 1));
+	ASSERT_EQ(0, tempo_recv_fds(sv[0], &client_fd, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("client: status %#x", status);
+	ASSERT_LE(0, client_fd);
+
+	t0 = tempo_now_ns();
+	close(client_fd);
+	took = tempo_now_ns() - t0;
+	TH_LOG("close() with %u jobs queued took %.0f ms (bound %u ms)", n,
+	       took / 1e6, l.close_wait_ms);
+	ASSERT_GT((l.close_wait_ms + 1000ull) * 1000000, took);
+	status = tempo_fence_wait(first, 2 * self->timeout_ms + TEMPO_WAIT_MS);
+	ASSERT_TRUE(status == 1 || status == -ETIMEDOUT) TH_LOG("first: %d", status);
+	ASSERT_EQ(-ESRCH, tempo_fence_wait(last, TEMPO_WAIT_MS));
+	close(first);
+	close(last);
+	close(sv[0]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The host's CPUs */
+
+static uint64_t spin_for(uint64_t ns)
+{
+	uint64_t end = tempo_now_ns() + ns, n = 0;
+
+	while (tempo_now_ns() < end)
+		n++;
+	return n;
+}
+
+/* A bystander process: counts loop turns for @ms, writes the count. */
+static pid_t bystander_start(int out, unsigned int ms)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		uint64_t n = spin_for(ms * 1000000ull);
+
+		_exit(write(out, &n, sizeof(n)) == sizeof(n) ? 0 : 1);
+	}
+	return pid;
+}
+
+static uint64_t bystander_run(unsigned int ms)
+{
+	uint64_t n = 0;
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return 0;
+	pid = bystander_start(p[1], ms);
+	if (read(p[0], &n, sizeof(n)) != sizeof(n))
+		n = 0;
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+	return n;
+}
+
+/* Keep every engine busy: NOP loops, and FILL dispatches over all CUs. */
+static void saturate(const struct unpriv *u, uint64_t end_ns)
+{
+	struct tempo_env e = { .fd = -1 };
+	int fences[16] = { 0 };
+
+	if (unpriv_become(u))
+		_exit(10);
+	e.fd = tempo_open_render();
+	if (e.fd < 0 || tempo_query_device(e.fd, &e.dev) ||
+	    !(e.engines = tempo_query_engines(e.fd)) ||
+	    tempo_bo_new(e.fd, 16 << 20, 0, &e.data) ||
+	    tempo_bo_new(e.fd, TEMPO_CMD_SIZE, 0, &e.cmd))
+		_exit(11);
+	for (uint32_t i = 0; i < e.engines->num_engines && i < 16; i++)
+		fences[i] = -1;
+	while (tempo_now_ns() < end_ns) {
+		for (uint32_t i = 0; i < e.engines->num_engines && i < 16; i++) {
+			struct tempo_batch b;
+			uint32_t args[] = { TEMPO_ARG_VA(e.data.va), 0, 65536 };
+
+			if (fences[i] >= 0 && !tempo_fence_status(fences[i]))
+				continue;
+			if (fences[i] >= 0)
+				close(fences[i]);
+			/* A job that fails bans its context: a new one each time. */
+			if (tempo_ctx_create(e.fd, 0, NULL, 0, &e.ctx))
+				_exit(12);
+			tempo_batch_init(&b, &e.cmd, 1024 * i, 256);
+			if (e.engines->engines[i].engine_class ==
+			    DRM_TEMPO_ENGINE_CLASS_COMPUTE)
+				tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL,
+						   e.dev.num_cus * 4, 1, 1,
+						   args, 4);
+			else
+				tempo_pkt_nop(&b, 8);
+			tempo_pkt_batch_start(&b, b.va, DRM_TEMPO_BATCH_CHAIN);
+			if (tempo_exec(e.fd, e.ctx, i, b.va, NULL, 0, NULL, 0,
+				       &fences[i]))
+				_exit(13);
+		}
+		tempo_sleep_ms(20);
+	}
+	_exit(0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The emulated GPU runs in kernel threads outside the user's cgroup: they
+ * must not take the host from other users. Three rounds of a bystander
+ * alone then beside the saturating user; medians compared.
+ */
+TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
+{
+	const unsigned int ms = 1500;
+	uint64_t solo[3], loaded[3];
+	struct unpriv u;
+
+	if (!unpriv_lookup(&u))
+		SKIP(return, "needs root and an unprivileged user");
+	for (int round = 0; round < 3; round++) {
+		pid_t pid;
+
+		solo[round] = bystander_run(ms);
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			saturate(&u, tempo_now_ns() + (ms + 1500) * 1000000ull);
+		tempo_sleep_ms(700);
+		loaded[round] = bystander_run(ms);
+		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+		/* Its loops run on until the job timeout stops them. */
+		tempo_sleep_ms(self->timeout_ms + 500);
+	}
+	qsort(solo, 3, sizeof(solo[0]), cmp_u64);
+	qsort(loaded, 3, sizeof(loaded[0]), cmp_u64);
+	TH_LOG("bystander loop turns, median of 3: %llu alone, %llu beside the saturated GPU (%.2f)",
+	       (unsigned long long)solo[1], (unsigned long long)loaded[1],
+	       (double)loaded[1] / solo[1]);
+	ASSERT_LE(solo[1], 2 * loaded[1]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Privilege and limits of the smaller kind */
+
+/* The card node of the tempo device, or "" (its render node's sibling). */
+static void card_node(char *path, size_t len)
+{
+	path[0] = 0;
+	for (int i = 0; i < 16; i++) {
+		char p[32];
+		int fd;
+
+		snprintf(p, sizeof(p), "/dev/dri/card%d", i);
+		fd = open(p, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (tempo_is_tempo(fd)) {
+			snprintf(path, len, "%s", p);
+			close(fd);
+			return;
+		}
+		close(fd);
+	}
+}
+
+/*
+ * Nobody holds DRM master on a device without a display, so the first
+ * opener of the card node gets it (on a desktop, the seat's user may open
+ * it). As the unprivileged user, master grants neither a priority above
+ * normal nor SCHED, unless the module parameter master_priority says a
+ * display server drives the device. The node is opened before dropping
+ * privileges: the checks are made against the caller of each ioctl.
+ */
+TEST_F(device, master_of_the_card_node_grants_no_priority)
+{
+	char card[32];
+	struct unpriv u;
+	int status;
+	pid_t pid;
+
+	if (!unpriv_lookup(&u))
+		SKIP(return, "needs root and an unprivileged user");
+	card_node(card, sizeof(card));
+	if (!card[0])
+		SKIP(return, "no card node of the tempo device");
+	if (module_param("master_priority") == 1)
+		SKIP(return, "master_priority is set: master is privileged");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct drm_tempo_query_device dev;
+		struct drm_tempo_sched s = {
+			.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
+			.priority = DRM_TEMPO_PRIORITY_LOW,
+		};
+		uint32_t ctx;
+		int fd = open(card, O_RDWR | O_CLOEXEC);
+
+		if (fd < 0)
+			_exit(10);
+		if (unpriv_become(&u))
+			_exit(11);
+		if (ioctl(fd, DRM_IOCTL_SET_MASTER, 0))
+			_exit(12);	/* first opener: already master */
+		s.fd = fd;
+		if (tempo_query_device(fd, &dev) ||
+		    dev.max_priority != DRM_TEMPO_PRIORITY_NORMAL)
+			_exit(13);
+		if (tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+				     &ctx) != -EACCES)
+			_exit(14);
+		if (tempo_ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s) != -EACCES)
+			_exit(15);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(device, dumb_buffer_over_the_size_cap_fails_einval)
+{
+	struct drm_mode_create_dumb big = {
+		.width = 16384, .height = 16385, .bpp = 32,
+	};
+	struct drm_mode_create_dumb small = {
+		.width = 64, .height = 64, .bpp = 32,
+	};
+	struct drm_mode_destroy_dumb d = { 0 };
+	char card[32];
+	int fd;
+
+	card_node(card, sizeof(card));
+	if (!card[0])
+		SKIP(return, "no card node of the tempo device");
+	fd = open(card, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(-EINVAL, tempo_ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &big));
+	ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &small));
+	d.handle = small.handle;
+	ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d));
+	close(fd);
+}
+
+/* 769546 * 494770 * 48448661 is 2^64 + 4: not 4 workgroups. */
+TEST_F(device, dispatch_whose_group_count_wraps_is_illegal)
+{
+	struct tempo_env e = { .fd = -1 };
+	struct tempo_batch b;
+	uint32_t args[] = { 0, 0, 7, 4 };
+	int fd = tempo_open_render();
+
+	if (fd < 0)
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
+	tempo_env_init(_metadata, &e, fd);
+	args[0] = (uint32_t)(e.data.va + MARK);
+	args[1] = (uint32_t)((e.data.va + MARK) >> 32);
+	tempo_batch_init(&b, &e.cmd, 0, 64);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 769546, 494770, 48448661,
+			   args, 4);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(-EILSEQ,
+		  tempo_run(_metadata, fd, e.ctx,
+			    tempo_default_slot(e.engines,
+					       DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+			    b.va));
+	ASSERT_EQ(0u, *tempo_u32(&e.data, MARK));
+	tempo_env_fini(&e);
+}
+
+/*
+ * With the dynamic HQD policy an HQD's live priority follows the jobs of
+ * whoever uses it: an unprivileged caller sees the programming made at
+ * load, a privileged one the live priority.
+ */
+TEST_F(device, query_hqds_shows_live_priorities_to_privileged_callers_only)
+{
+	struct tempo_env e = { .fd = -1 };
+	struct drm_tempo_query_hqds *q;
+	struct tempo_batch b;
+	struct unpriv u;
+	uint32_t high;
+	int fd, fence, status, raised = 0;
+	pid_t pid;
+
+	if (module_param("hqd_policy") != 1)
+		SKIP(return, "needs the dynamic HQD policy (hqd_policy=1)");
+	if (!unpriv_lookup(&u) || !tempo_has_cap_sys_nice())
+		SKIP(return, "needs root and an unprivileged user");
+	fd = tempo_open_render();
+	ASSERT_LE(0, fd);
+	tempo_env_init(_metadata, &e, fd);
+	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_VERY_HIGH, NULL, 0,
+				      &high));
+	tempo_batch_init(&b, &e.cmd, 0, 64);
+	tempo_pkt_wait_gate(&b, &e, 1);
+	tempo_pkt_end(&b);
+	fence = tempo_submit(_metadata, fd, high,
+			     tempo_default_slot(e.engines,
+						DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+			     b.va);
+	q = tempo_query_alloc(fd, DRM_TEMPO_QUERY_HQDS, NULL);
+	ASSERT_NE(NULL, q);
+	for (uint32_t i = 0; i < q->num_hqds; i++)
+		raised += q->hqds[i].queue_priority == 15;
+	free(q);
+	ASSERT_LT(0, raised);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int ufd;
+
+		if (unpriv_become(&u))
+			_exit(10);
+		ufd = tempo_open_render();
+		q = ufd < 0 ? NULL : tempo_query_alloc(ufd, DRM_TEMPO_QUERY_HQDS,
+						       NULL);
+		if (!q)
+			_exit(11);
+		for (uint32_t i = 0; i < q->num_hqds; i++)
+			if (q->hqds[i].queue_priority == 15)
+				_exit(12);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	tempo_gate_set(&e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	close(fence);
+	tempo_env_fini(&e);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
