@@ -31,6 +31,7 @@ int ex_syncobj_wait(int fd, uint32_t syncobj, uint64_t point);
 /* query.c */
 void *ex_query(int fd, uint32_t query_id, uint32_t *size);
 int example_query(int fd, struct drm_tempo_query_device *dev);
+int example_query_limits(int fd, struct drm_tempo_query_limits *limits);
 int ex_engines_of_class(int fd, uint16_t engine_class,
 			struct drm_tempo_engine *engines, uint32_t max);
 int example_query_errors(int fd);

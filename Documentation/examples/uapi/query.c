@@ -72,6 +72,27 @@ int example_query(int fd, struct drm_tempo_query_device *dev)
 	return 0;
 }
 
+/* example: query-limits */
+/*
+ * What one file may hold at once: more contexts or mappings fail with
+ * ENOSPC, more jobs in flight with EAGAIN (wait for a fence, submit again).
+ * A kernel without the query answers EINVAL.
+ */
+int example_query_limits(int fd, struct drm_tempo_query_limits *limits)
+{
+	struct drm_tempo_query_limits *answer;
+	uint32_t size;
+
+	answer = ex_query(fd, DRM_TEMPO_QUERY_LIMITS, &size);
+	if (!answer)
+		return -errno;
+	memset(limits, 0, sizeof(*limits));
+	memcpy(limits, answer, size < sizeof(*limits) ? size : sizeof(*limits));
+	free(answer);
+	return 0;
+}
+/* end of example */
+
 /* The engines of one class, as engine map entries; returns their number. */
 int ex_engines_of_class(int fd, uint16_t engine_class,
 			struct drm_tempo_engine *engines, uint32_t max)
