@@ -98,7 +98,7 @@ MODULE_PARM_DESC(max_mappings, "GPU mappings per file (1-1048576, default 65536)
 module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
 MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond (1-65536, default 4096)");
 module_param_named(hw_nice, tempo_params.hw_nice, int, 0444);
-MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; its compute units run 5 lower (-20-19, default 10)");
+MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; its compute units run 9 lower, at most 19 (-20-19, default 10)");
 module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
 MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");
 

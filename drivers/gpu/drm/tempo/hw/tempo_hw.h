@@ -28,7 +28,7 @@
 #define TEMPO_HW_PIPE_PRIO_NORMAL	1
 #define TEMPO_HW_QUEUE_PRIO_NORMAL	7
 /* How much lower than the command processors the compute units run. */
-#define TEMPO_HW_CU_NICE_OFFSET		5
+#define TEMPO_HW_CU_NICE_OFFSET		9
 /* Least a starved queue runs once chosen before it can be preempted. */
 #define TEMPO_HW_TIMESLICE_NS		(2 * NSEC_PER_MSEC)
 
