@@ -9,6 +9,11 @@
 #   sparse      sparse (make C=2) finds nothing
 #   kernel-doc  kernel-doc -none -Wall is silent on the uAPI header and the
 #               driver sources
+#   hw-wall     only the files hw/tempo_hw.h names ("Backend users:")
+#               include it or tempo_sched.h; hw/tempo_hw_priv.h only from
+#               hw/
+#   kunit       the KUnit suites build with W=1 and pass sparse, against
+#               the debug kernel (which has KUnit; tools/vm/debug-kernel)
 #   clang-format the C++ sources are formatted (.clang-format)
 #   spdx        every file of the repository has an SPDX-License-Identifier
 #   docs        "make docs" (Sphinx, with the kernel-doc of the uAPI header
@@ -63,6 +68,42 @@ gate_kernel_doc() {
 	[ ! -s "$log/kernel-doc.out" ]
 }
 
+gate_hw_wall() {
+	local users f bad=0
+	users=$(sed -n '/Backend users:/,/\*\//p' drivers/gpu/drm/tempo/hw/tempo_hw.h |
+		sed 's/.*Backend users://; s/^ \*//; s/\*\///' | tr -s ' \t' '\n' | grep .)
+	[ -n "$users" ] || { echo "hw/tempo_hw.h names no backend users"; return 1; }
+	for f in $(git ls-files 'drivers/gpu/drm/tempo/*.[ch]' | grep -v '/hw/'); do
+		grep -qE '#include "(hw/tempo_hw\.h|tempo_sched\.h)"' "$f" || continue
+		grep -qx "${f##*/}" <<<"$users" && continue
+		echo "$f: includes the backend but hw/tempo_hw.h does not name it"
+		bad=1
+	done
+	for f in $(git ls-files 'drivers/gpu/drm/tempo/*.[ch]' | grep -v '/hw/'); do
+		grep -q 'tempo_hw_priv\.h' "$f" || continue
+		echo "$f: includes the hardware's private header"
+		bad=1
+	done
+	return $bad
+}
+
+# The KUnit suites, in a copy of the driver, against the debug kernel.
+gate_kunit() {
+	local env kdir copy=$log/kunit-tree
+	env=$(tools/vm/debug-kernel/build -q) || { echo "no debug kernel"; return 1; }
+	kdir=$(sed -n 's/^TEMPO_DEBUG_KDIR=//p' <<<"$env")
+	rm -rf "$copy"
+	mkdir -p "$copy"
+	cp -r Kbuild drivers uapi "$copy"/
+	find "$copy" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+	make -C "$kdir" M="$copy" W=1 C=2 modules >"$log/kunit.log" 2>&1 || {
+		cat "$log/kunit.log"; return 1; }
+	diagnostics "$log/kunit.log" | tee "$log/kunit.out"
+	[ -s "$log/kunit.out" ] && return 1
+	ls "$copy"/drivers/gpu/drm/tempo/*_kunit.o "$copy"/drivers/gpu/drm/tempo/hw/*_kunit.o \
+		>/dev/null 2>&1 || { echo "no KUnit object was built"; return 1; }
+}
+
 gate_clang_format() {
 	local files
 	files=$(git ls-files '*.cpp' '*.hpp' '*.h' | grep -E '^(include|tools|tests/common|tests/libtempo|tests/tempo-top|Documentation/examples)/' | grep -v '\.h$' || true)
@@ -82,7 +123,7 @@ gate_docs() {
 }
 
 gates=("$@")
-[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc clang-format spdx docs)
+[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc hw-wall kunit clang-format spdx docs)
 n=0
 failed=0
 for g in "${gates[@]}"; do

@@ -884,7 +884,94 @@ enum drm_tempo_packet {
  * @len: packet length in dwords, header included
  */
 #define DRM_TEMPO_PKT_HEADER(op, len) \
-	((__u32)(op) | ((__u32)(len) << 16))
+	((__u32)(op) | ((__u32)(len) << DRM_TEMPO_PKT_LEN_SHIFT))
+
+/**
+ * DOC: Packet layout
+ *
+ * The dword index of each field of a packet (the header is dword 0; a GPU
+ * address or another 64-bit value takes two dwords, low first) and the
+ * packets' lengths, header included (``_DW``; ``_MIN_DW`` for packets of
+ * variable length). The table of "Packets" says the same in words.
+ */
+
+/** DRM_TEMPO_PKT_LEN_SHIFT - the length's first bit in a header */
+#define DRM_TEMPO_PKT_LEN_SHIFT			16
+/** DRM_TEMPO_PKT_OP_MASK - the opcode's bits in a header */
+#define DRM_TEMPO_PKT_OP_MASK			0xffu
+/** DRM_TEMPO_PKT_MBZ_MASK - the bits of a header that must be zero */
+#define DRM_TEMPO_PKT_MBZ_MASK			0xff00u
+
+/** DRM_TEMPO_PKT_NOP_MIN_DW - NOP: the header, then anything */
+#define DRM_TEMPO_PKT_NOP_MIN_DW		1
+/** DRM_TEMPO_WRITE_DATA_VA - WRITE_DATA: where to write */
+#define DRM_TEMPO_WRITE_DATA_VA			1
+/** DRM_TEMPO_WRITE_DATA_DATA - WRITE_DATA: the first dword to write */
+#define DRM_TEMPO_WRITE_DATA_DATA		3
+/** DRM_TEMPO_PKT_WRITE_DATA_MIN_DW - WRITE_DATA writes one dword at least */
+#define DRM_TEMPO_PKT_WRITE_DATA_MIN_DW		4
+/** DRM_TEMPO_WRITE_TIMESTAMP_VA - WRITE_TIMESTAMP: where (8-aligned) */
+#define DRM_TEMPO_WRITE_TIMESTAMP_VA		1
+/** DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW - length of WRITE_TIMESTAMP */
+#define DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW	3
+/** DRM_TEMPO_COPY_DST - COPY: destination */
+#define DRM_TEMPO_COPY_DST			1
+/** DRM_TEMPO_COPY_SRC - COPY: source */
+#define DRM_TEMPO_COPY_SRC			3
+/** DRM_TEMPO_COPY_SIZE - COPY: bytes */
+#define DRM_TEMPO_COPY_SIZE			5
+/** DRM_TEMPO_PKT_COPY_DW - length of COPY */
+#define DRM_TEMPO_PKT_COPY_DW			6
+/** DRM_TEMPO_FILL_DST - FILL: destination (4-aligned) */
+#define DRM_TEMPO_FILL_DST			1
+/** DRM_TEMPO_FILL_VALUE - FILL: the 32-bit value */
+#define DRM_TEMPO_FILL_VALUE			3
+/** DRM_TEMPO_FILL_SIZE - FILL: bytes (a multiple of 4) */
+#define DRM_TEMPO_FILL_SIZE			4
+/** DRM_TEMPO_PKT_FILL_DW - length of FILL */
+#define DRM_TEMPO_PKT_FILL_DW			5
+/** DRM_TEMPO_ATOMIC_VA - ATOMIC: the 64-bit value's address (8-aligned) */
+#define DRM_TEMPO_ATOMIC_VA			1
+/** DRM_TEMPO_ATOMIC_OP - ATOMIC: &enum drm_tempo_atomic_op */
+#define DRM_TEMPO_ATOMIC_OP			3
+/** DRM_TEMPO_ATOMIC_VALUE - ATOMIC: the operand */
+#define DRM_TEMPO_ATOMIC_VALUE			4
+/** DRM_TEMPO_PKT_ATOMIC_DW - length of ATOMIC */
+#define DRM_TEMPO_PKT_ATOMIC_DW			6
+/** DRM_TEMPO_WAIT_MEM_VA - WAIT_MEM: the 64-bit value's address */
+#define DRM_TEMPO_WAIT_MEM_VA			1
+/** DRM_TEMPO_WAIT_MEM_COMPARE - WAIT_MEM: &enum drm_tempo_compare */
+#define DRM_TEMPO_WAIT_MEM_COMPARE		3
+/** DRM_TEMPO_WAIT_MEM_REF - WAIT_MEM: the reference */
+#define DRM_TEMPO_WAIT_MEM_REF			4
+/** DRM_TEMPO_WAIT_MEM_MASK - WAIT_MEM: the mask */
+#define DRM_TEMPO_WAIT_MEM_MASK			6
+/** DRM_TEMPO_PKT_WAIT_MEM_DW - length of WAIT_MEM */
+#define DRM_TEMPO_PKT_WAIT_MEM_DW		8
+/** DRM_TEMPO_DISPATCH_KERNEL - DISPATCH: &enum drm_tempo_kernel */
+#define DRM_TEMPO_DISPATCH_KERNEL		1
+/** DRM_TEMPO_DISPATCH_GROUPS_X - DISPATCH: workgroups in x */
+#define DRM_TEMPO_DISPATCH_GROUPS_X		2
+/** DRM_TEMPO_DISPATCH_GROUPS_Y - DISPATCH: workgroups in y */
+#define DRM_TEMPO_DISPATCH_GROUPS_Y		3
+/** DRM_TEMPO_DISPATCH_GROUPS_Z - DISPATCH: workgroups in z */
+#define DRM_TEMPO_DISPATCH_GROUPS_Z		4
+/** DRM_TEMPO_DISPATCH_ARGS - DISPATCH: the kernel's first argument */
+#define DRM_TEMPO_DISPATCH_ARGS			5
+/** DRM_TEMPO_PKT_DISPATCH_MIN_DW - DISPATCH of a kernel of no argument */
+#define DRM_TEMPO_PKT_DISPATCH_MIN_DW		5
+/** DRM_TEMPO_BATCH_START_VA - BATCH_START: the batch */
+#define DRM_TEMPO_BATCH_START_VA		1
+/** DRM_TEMPO_BATCH_START_FLAGS - BATCH_START: %DRM_TEMPO_BATCH_CHAIN */
+#define DRM_TEMPO_BATCH_START_FLAGS		3
+/** DRM_TEMPO_PKT_BATCH_START_DW - length of BATCH_START */
+#define DRM_TEMPO_PKT_BATCH_START_DW		4
+/** DRM_TEMPO_PKT_END_DW - length of END */
+#define DRM_TEMPO_PKT_END_DW			1
+/** DRM_TEMPO_WRITE_ENGINE_ID_VA - WRITE_ENGINE_ID: where (4-aligned) */
+#define DRM_TEMPO_WRITE_ENGINE_ID_VA		1
+/** DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW - length of WRITE_ENGINE_ID */
+#define DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW	3
 
 /**
  * DRM_TEMPO_BATCH_CHAIN - BATCH_START jumps and never returns

@@ -96,17 +96,22 @@ int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
 	return 0;
 }
 
+/* KFD's split of the queue priorities over the pipe priorities. */
+#define TEMPO_QUEUE_PRIO_LOW_MAX	6
+#define TEMPO_QUEUE_PRIO_MEDIUM_MAX	10
+
 static u8 queue_priority_of(s32 priority)
 {
-	return (priority - DRM_TEMPO_PRIORITY_VERY_LOW) * 15 /
+	return (priority - DRM_TEMPO_PRIORITY_VERY_LOW) * TEMPO_QUEUE_PRIO_MAX /
 	       (DRM_TEMPO_PRIORITY_VERY_HIGH - DRM_TEMPO_PRIORITY_VERY_LOW);
 }
 
 static u8 pipe_priority_of(u8 queue_priority)
 {
-	if (queue_priority <= 6)
-		return 0;
-	return queue_priority <= 10 ? 1 : 2;
+	if (queue_priority <= TEMPO_QUEUE_PRIO_LOW_MAX)
+		return TEMPO_PIPE_PRIO_NORMAL - 1;
+	return queue_priority <= TEMPO_QUEUE_PRIO_MEDIUM_MAX ?
+	       TEMPO_PIPE_PRIO_NORMAL : TEMPO_PIPE_PRIO_HIGH;
 }
 
 /**
@@ -131,10 +136,8 @@ struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 		p.queue = queue_priority_of(priority);
 		p.pipe = pipe_priority_of(p.queue);
 	} else {
-		p.queue = p.high ? TEMPO_HW_QUEUE_PRIO_MAX :
-				   TEMPO_HW_QUEUE_PRIO_NORMAL;
-		p.pipe = p.high ? TEMPO_HW_PIPE_PRIO_MAX :
-				  TEMPO_HW_PIPE_PRIO_NORMAL;
+		p.queue = p.high ? TEMPO_QUEUE_PRIO_MAX : TEMPO_QUEUE_PRIO_NORMAL;
+		p.pipe = p.high ? TEMPO_PIPE_PRIO_HIGH : TEMPO_PIPE_PRIO_NORMAL;
 	}
 	return p;
 }
@@ -345,20 +348,37 @@ static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
 	return ctx;
 }
 
-static int ctx_create_check(struct tempo_device *tdev, struct drm_file *file,
-			    const struct drm_tempo_ctx_create *args)
+/* The checks that need nothing but the arguments and the chain's copies. */
+static int ctx_create_check(struct tempo_device *tdev,
+			    const struct drm_tempo_ctx_create *args,
+			    struct tempo_ext_chain *exts)
 {
 	int ret;
 
 	if (TEMPO_IOCTL_DBG(tdev, args->flags))
 		return -EINVAL;
-	ret = tempo_check_extensions(tdev, args->extensions,
-				     DRM_TEMPO_CTX_EXT_PARALLEL + 1);
+	ret = tempo_ext_read(tdev, args->extensions, tempo_map_extensions,
+			     DRM_TEMPO_CTX_EXT_PARALLEL + 1, exts);
 	if (ret)
 		return ret;
 	if (TEMPO_IOCTL_DBG(tdev, args->num_slots > TEMPO_MAX_SLOTS))
 		return -EINVAL;
 	return 0;
+}
+
+/* The engine map: plain slots, then those the extensions set. */
+static int ctx_map(struct tempo_device *tdev, struct tempo_ctx *ctx,
+		   const struct drm_tempo_ctx_create *args,
+		   const struct tempo_ext_chain *exts)
+{
+	int ret;
+
+	ret = tempo_map_resolve(tdev, ctx, args->slots, !args->num_slots);
+	if (!ret)
+		ret = tempo_ext_apply(tdev, tempo_map_extensions, exts, ctx);
+	if (!ret)
+		ret = tempo_map_check_complete(tdev, ctx);
+	return ret;
 }
 
 /*
@@ -398,24 +418,27 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	struct tempo_device *tdev = to_tempo_device(dev);
 	struct tempo_file *tfile = to_tempo_file(file);
 	struct drm_tempo_ctx_create *args = data;
+	struct tempo_ext_chain exts;
 	struct tempo_ctx *ctx;
 	int ret;
 
-	ret = ctx_create_check(tdev, file, args);
+	ret = ctx_create_check(tdev, args, &exts);
 	if (ret)
-		return ret;
+		goto out;
 	ctx = ctx_alloc(tdev, tfile, args);
-	if (!ctx)
-		return -ENOMEM;
-	ret = tempo_map_resolve(tdev, ctx, args->slots, !args->num_slots);
-	if (!ret)
-		ret = tempo_map_apply_extensions(tdev, ctx, args->extensions);
+	if (!ctx) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = ctx_map(tdev, ctx, args, &exts);
 	if (!ret)
 		ret = tempo_priority_check(tdev, file, args->priority);
 	if (!ret)
 		ret = ctx_publish(tdev, tfile, ctx, &args->ctx_id);
 	if (ret)
 		ctx_free(ctx);
+out:
+	tempo_ext_free(&exts);
 	return ret;
 }
 

@@ -31,7 +31,7 @@ static int hqds_show(struct seq_file *m, void *data)
 {
 	struct drm_debugfs_entry *entry = m->private;
 
-	tempo_hw_debugfs_hqds(to_tempo_device(entry->dev)->hw, m);
+	tempo_sched_show_hqds(to_tempo_device(entry->dev), m);
 	return 0;
 }
 
@@ -39,7 +39,7 @@ static int cus_show(struct seq_file *m, void *data)
 {
 	struct drm_debugfs_entry *entry = m->private;
 
-	tempo_hw_debugfs_cus(to_tempo_device(entry->dev)->hw, m);
+	tempo_sched_show_cus(to_tempo_device(entry->dev), m);
 	return 0;
 }
 

@@ -30,6 +30,7 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/sched/prio.h>
+#include <linux/stringify.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -40,6 +41,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/tempo_drm.h>
 
+#include "hw/tempo_hw.h"
 #include "tempo_drv.h"
 
 #define CREATE_TRACE_POINTS
@@ -50,93 +52,109 @@
 #define DRIVER_MAJOR	1
 #define DRIVER_MINOR	0
 
+/* Defaults of the module parameters, as plain numbers. */
+#define TEMPO_DEF_GFX_ENGINES		1
+#define TEMPO_DEF_COMPUTE_ENGINES	4
+#define TEMPO_DEF_COPY_ENGINES		2
+#define TEMPO_DEF_COMPUTE_QUEUES	4
+#define TEMPO_DEF_QUEUES		2
+#define TEMPO_DEF_CUS			8
+#define TEMPO_DEF_JOB_TIMEOUT_MS	2000
+#define TEMPO_DEF_CU_RESERVED		2
+#define TEMPO_DEF_STARVE_MS		100
+#define TEMPO_DEF_MAX_CONTEXTS		1024
+#define TEMPO_DEF_MAX_MAPPINGS		65536
+#define TEMPO_DEF_MAX_JOBS		4096
+#define TEMPO_DEF_HW_NICE		10
+
+/* " (LO-HI, default DEF)", for MODULE_PARM_DESC(). */
+#define TEMPO_RANGE(lo, hi, def) \
+	" (" __stringify(lo) "-" __stringify(hi) ", default " __stringify(def) ")"
+
 struct tempo_params tempo_params = {
-	.gfx_engines = 1,
-	.compute_engines = 4,
-	.copy_engines = 2,
-	.compute_queues = 4,
-	.queues = 2,
-	.cus = 8,
-	.job_timeout_ms = 2000,
+	.gfx_engines = TEMPO_DEF_GFX_ENGINES,
+	.compute_engines = TEMPO_DEF_COMPUTE_ENGINES,
+	.copy_engines = TEMPO_DEF_COPY_ENGINES,
+	.compute_queues = TEMPO_DEF_COMPUTE_QUEUES,
+	.queues = TEMPO_DEF_QUEUES,
+	.cus = TEMPO_DEF_CUS,
+	.job_timeout_ms = TEMPO_DEF_JOB_TIMEOUT_MS,
 	.hqd_policy = TEMPO_HQD_STATIC,
-	.cu_reserved = 2,
+	.cu_reserved = TEMPO_DEF_CU_RESERVED,
 	.cu_by_priority = true,
-	.starve_ms = 100,
-	.max_contexts = 1024,
-	.max_mappings = 65536,
-	.max_jobs = 4096,
-	.hw_nice = 10,
+	.starve_ms = TEMPO_DEF_STARVE_MS,
+	.max_contexts = TEMPO_DEF_MAX_CONTEXTS,
+	.max_mappings = TEMPO_DEF_MAX_MAPPINGS,
+	.max_jobs = TEMPO_DEF_MAX_JOBS,
+	.hw_nice = TEMPO_DEF_HW_NICE,
 	.master_priority = false,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
-MODULE_PARM_DESC(gfx_engines, "GFX engines (0-8, default 1)");
+MODULE_PARM_DESC(gfx_engines, "GFX engines"
+		 TEMPO_RANGE(0, TEMPO_PARAM_ENGINES_MAX, TEMPO_DEF_GFX_ENGINES));
 module_param_named(compute_engines, tempo_params.compute_engines, uint, 0444);
-MODULE_PARM_DESC(compute_engines, "COMPUTE engines (0-8, default 4)");
+MODULE_PARM_DESC(compute_engines, "COMPUTE engines"
+		 TEMPO_RANGE(0, TEMPO_PARAM_ENGINES_MAX, TEMPO_DEF_COMPUTE_ENGINES));
 module_param_named(copy_engines, tempo_params.copy_engines, uint, 0444);
-MODULE_PARM_DESC(copy_engines, "COPY engines (0-8, default 2)");
+MODULE_PARM_DESC(copy_engines, "COPY engines"
+		 TEMPO_RANGE(0, TEMPO_PARAM_ENGINES_MAX, TEMPO_DEF_COPY_ENGINES));
 module_param_named(compute_queues, tempo_params.compute_queues, uint, 0444);
-MODULE_PARM_DESC(compute_queues, "hardware queues per COMPUTE engine (1-8, default 4)");
+MODULE_PARM_DESC(compute_queues, "hardware queues per COMPUTE engine"
+		 TEMPO_RANGE(1, TEMPO_MAX_QUEUES, TEMPO_DEF_COMPUTE_QUEUES));
 module_param_named(queues, tempo_params.queues, uint, 0444);
-MODULE_PARM_DESC(queues, "hardware queues per GFX or COPY engine (1-8, default 2)");
+MODULE_PARM_DESC(queues, "hardware queues per GFX or COPY engine"
+		 TEMPO_RANGE(1, TEMPO_MAX_QUEUES, TEMPO_DEF_QUEUES));
 module_param_named(cus, tempo_params.cus, uint, 0444);
-MODULE_PARM_DESC(cus, "compute units (1-64, default 8)");
+MODULE_PARM_DESC(cus, "compute units"
+		 TEMPO_RANGE(1, TEMPO_PARAM_CUS_MAX, TEMPO_DEF_CUS));
 module_param_named(job_timeout_ms, tempo_params.job_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(job_timeout_ms, "a job running longer fails with -ETIMEDOUT (100-60000, default 2000)");
+MODULE_PARM_DESC(job_timeout_ms, "a job whose running time reaches it fails with -ETIMEDOUT"
+		 TEMPO_RANGE(TEMPO_PARAM_TIMEOUT_MS_MIN, TEMPO_PARAM_TIMEOUT_MS_MAX,
+			     TEMPO_DEF_JOB_TIMEOUT_MS));
 module_param_named(hqd_policy, tempo_params.hqd_policy, uint, 0444);
 MODULE_PARM_DESC(hqd_policy, "HQD priorities: 0 static partition (one high-priority HQD per engine), 1 dynamic reprogramming (default 0)");
 module_param_named(cu_reserved, tempo_params.cu_reserved, uint, 0444);
-MODULE_PARM_DESC(cu_reserved, "CUs kept for high-priority queues while one has work (default 2)");
+MODULE_PARM_DESC(cu_reserved, "CUs kept for high-priority queues while one has work, below cus (default "
+		 __stringify(TEMPO_DEF_CU_RESERVED) ")");
 module_param_named(cu_by_priority, tempo_params.cu_by_priority, bool, 0444);
 MODULE_PARM_DESC(cu_by_priority, "CU sequencer takes workgroups by queue priority; 0 picks at random (default 1)");
 module_param_named(starve_ms, tempo_params.starve_ms, uint, 0444);
-MODULE_PARM_DESC(starve_ms, "a hardware queue waiting with work longer than this runs next (1-10000, default 100)");
+MODULE_PARM_DESC(starve_ms, "a hardware queue waiting with work longer than this runs next"
+		 TEMPO_RANGE(1, TEMPO_PARAM_STARVE_MS_MAX, TEMPO_DEF_STARVE_MS));
 module_param_named(max_contexts, tempo_params.max_contexts, uint, 0444);
-MODULE_PARM_DESC(max_contexts, "contexts per file (1-65536, default 1024)");
+MODULE_PARM_DESC(max_contexts, "contexts per file"
+		 TEMPO_RANGE(1, TEMPO_PARAM_CONTEXTS_MAX, TEMPO_DEF_MAX_CONTEXTS));
 module_param_named(max_mappings, tempo_params.max_mappings, uint, 0444);
-MODULE_PARM_DESC(max_mappings, "GPU mappings per file (1-1048576, default 65536)");
+MODULE_PARM_DESC(max_mappings, "GPU mappings per file"
+		 TEMPO_RANGE(1, TEMPO_PARAM_MAPPINGS_MAX, TEMPO_DEF_MAX_MAPPINGS));
 module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
-MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond (1-65536, default 4096)");
+MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond"
+		 TEMPO_RANGE(1, TEMPO_PARAM_JOBS_MAX, TEMPO_DEF_MAX_JOBS));
 module_param_named(hw_nice, tempo_params.hw_nice, int, 0444);
-MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; its compute units run 9 lower, at most 19 (-20-19, default 10)");
+MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; its compute units run 9 lower, at most 19"
+		 TEMPO_RANGE(-20, 19, TEMPO_DEF_HW_NICE));
 module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
 MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");
 
 static struct platform_device *tempo_pdev;
 
 /**
- * tempo_check_extensions() - walk an extension chain
- * @tdev: the device
- * @extensions: user pointer to the first &struct drm_tempo_user_extension
+ * tempo_class_name() - the name of an engine class, as fdinfo prints it
+ * @engine_class: &enum drm_tempo_engine_class
  *
- * @num_names: the ioctl's extension names are 0 to @num_names - 1
- *
- * Checks each header: the extensions' contents are the ioctl's business.
- *
- * Context: process; may fault.
- * Return: 0, -EFAULT, -EINVAL (non-zero pad, unknown name) or -E2BIG
- * (chain longer than %DRM_TEMPO_MAX_EXTENSIONS).
+ * Context: any.
+ * Return: "gfx", "compute", "copy", or "?" for another value.
  */
-int tempo_check_extensions(struct tempo_device *tdev, u64 extensions,
-			   u32 num_names)
+const char *tempo_class_name(u32 engine_class)
 {
-	struct drm_tempo_user_extension ext;
-	void __user *p;
-	u32 n;
+	static const char *const names[TEMPO_NUM_CLASSES] = {
+		[DRM_TEMPO_ENGINE_CLASS_GFX] = "gfx",
+		[DRM_TEMPO_ENGINE_CLASS_COMPUTE] = "compute",
+		[DRM_TEMPO_ENGINE_CLASS_COPY] = "copy",
+	};
 
-	for (n = 0; extensions; n++) {
-		if (TEMPO_IOCTL_DBG(tdev, n == DRM_TEMPO_MAX_EXTENSIONS))
-			return -E2BIG;
-		p = u64_to_user_ptr(extensions);
-		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, p, sizeof(ext))))
-			return -EFAULT;
-		if (TEMPO_IOCTL_DBG(tdev, ext.pad))
-			return -EINVAL;
-		if (TEMPO_IOCTL_DBG(tdev, ext.name >= num_names))
-			return -EINVAL;
-		extensions = ext.next;
-	}
-	return 0;
+	return engine_class < TEMPO_NUM_CLASSES ? names[engine_class] : "?";
 }
 
 static int tempo_open(struct drm_device *dev, struct drm_file *file)
@@ -221,39 +239,11 @@ static const struct drm_ioctl_desc tempo_ioctls[] = {
 #undef TEMPO_IOCTL
 };
 
-static const struct file_operations tempo_fops = {
+const struct file_operations tempo_fops = {
 	.owner = THIS_MODULE,
 	DRM_GEM_FOPS,
 	TEMPO_GEM_FOPS_FDINFO
 };
-
-/**
- * tempo_drm_file_get() - the DRM file of this device behind a descriptor
- * @tdev: the device
- * @fd: the file descriptor
- * @filp: out: the file, referenced; fput() it when done
- *
- * Context: process.
- * Return: the DRM file, ERR_PTR(-EBADF) when @fd is not open, or
- * ERR_PTR(-EINVAL) when it is not a DRM file of @tdev.
- */
-struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
-				    struct file **filp)
-{
-	struct drm_file *dfile;
-	struct file *f = fget(fd);
-
-	if (TEMPO_IOCTL_DBG(tdev, !f))
-		return ERR_PTR(-EBADF);
-	dfile = f->private_data;
-	if (TEMPO_IOCTL_DBG(tdev, f->f_op != &tempo_fops ||
-			    dfile->minor->dev != &tdev->drm)) {
-		fput(f);
-		return ERR_PTR(-EINVAL);
-	}
-	*filp = f;
-	return dfile;
-}
 
 static const struct drm_driver tempo_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
@@ -276,18 +266,22 @@ static const struct drm_driver tempo_driver = {
 
 static bool params_valid(const struct tempo_params *p)
 {
-	return p->gfx_engines <= 8 && p->compute_engines <= 8 &&
-	       p->copy_engines <= 8 &&
+	return p->gfx_engines <= TEMPO_PARAM_ENGINES_MAX &&
+	       p->compute_engines <= TEMPO_PARAM_ENGINES_MAX &&
+	       p->copy_engines <= TEMPO_PARAM_ENGINES_MAX &&
 	       p->gfx_engines + p->compute_engines + p->copy_engines > 0 &&
 	       p->compute_queues >= 1 && p->compute_queues <= TEMPO_MAX_QUEUES &&
 	       p->queues >= 1 && p->queues <= TEMPO_MAX_QUEUES &&
-	       p->cus >= 1 && p->cus <= 64 &&
-	       p->job_timeout_ms >= 100 && p->job_timeout_ms <= 60000 &&
+	       p->cus >= 1 && p->cus <= TEMPO_PARAM_CUS_MAX &&
+	       p->job_timeout_ms >= TEMPO_PARAM_TIMEOUT_MS_MIN &&
+	       p->job_timeout_ms <= TEMPO_PARAM_TIMEOUT_MS_MAX &&
 	       p->hqd_policy <= TEMPO_HQD_DYNAMIC && p->cu_reserved < p->cus &&
-	       p->starve_ms >= 1 && p->starve_ms <= 10000 &&
-	       p->max_contexts >= 1 && p->max_contexts <= 65536 &&
-	       p->max_mappings >= 1 && p->max_mappings <= (1u << 20) &&
-	       p->max_jobs >= 1 && p->max_jobs <= 65536 &&
+	       p->starve_ms >= 1 && p->starve_ms <= TEMPO_PARAM_STARVE_MS_MAX &&
+	       p->max_contexts >= 1 &&
+	       p->max_contexts <= TEMPO_PARAM_CONTEXTS_MAX &&
+	       p->max_mappings >= 1 &&
+	       p->max_mappings <= TEMPO_PARAM_MAPPINGS_MAX &&
+	       p->max_jobs >= 1 && p->max_jobs <= TEMPO_PARAM_JOBS_MAX &&
 	       p->hw_nice >= MIN_NICE && p->hw_nice <= MAX_NICE;
 }
 

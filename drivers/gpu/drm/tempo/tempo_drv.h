@@ -13,8 +13,10 @@
 #include "tempo_compat.h"
 #include "tempo_types.h"
 
+struct dma_fence;
 struct drm_file;
 struct drm_mode_create_dumb;
+struct seq_file;
 struct tempo_ctx;
 
 /**
@@ -43,11 +45,6 @@ static inline struct tempo_file *to_tempo_file(struct drm_file *file)
 	return file->driver_priv;
 }
 
-static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
-{
-	return container_of(job, struct tempo_job, base);
-}
-
 static inline struct tempo_queue *to_tempo_queue(struct drm_gpu_scheduler *s)
 {
 	return container_of(s, struct tempo_queue, sched);
@@ -55,8 +52,17 @@ static inline struct tempo_queue *to_tempo_queue(struct drm_gpu_scheduler *s)
 
 /* tempo_drv.c */
 extern struct tempo_params tempo_params;
-int tempo_check_extensions(struct tempo_device *tdev, u64 extensions,
-			   u32 num_names);
+extern const struct file_operations tempo_fops;
+const char *tempo_class_name(u32 engine_class);
+
+/* tempo_uapi.c */
+int tempo_ext_read(struct tempo_device *tdev, u64 extensions,
+		   const struct tempo_ext_handler *table, u32 num_names,
+		   struct tempo_ext_chain *chain);
+int tempo_ext_apply(struct tempo_device *tdev,
+		    const struct tempo_ext_handler *table,
+		    const struct tempo_ext_chain *chain, void *data);
+void tempo_ext_free(struct tempo_ext_chain *chain);
 struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 				    struct file **filp);
 
@@ -64,7 +70,8 @@ struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 struct tempo_usage *tempo_usage_create(void);
 struct tempo_usage *tempo_usage_get(struct tempo_usage *usage);
 void tempo_usage_put(struct tempo_usage *usage);
-void tempo_usage_account(struct tempo_job *job);
+void tempo_usage_add(struct tempo_usage *usage, u32 engine_class,
+		     u64 busy_ns, u64 cpu_ns);
 void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /* tempo_gem.c */
@@ -81,6 +88,9 @@ int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
 struct tempo_vm *tempo_vm_create(void);
 struct tempo_vm *tempo_vm_get(struct tempo_vm *vm);
 void tempo_vm_put(struct tempo_vm *vm);
+void tempo_vm_lock_translations(struct tempo_vm *vm);
+void tempo_vm_unlock_translations(struct tempo_vm *vm);
+void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write);
 int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file);
 int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
@@ -122,8 +132,9 @@ int tempo_ioctl_sched(struct drm_device *dev, void *data,
 /* tempo_map.c */
 int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 		      u64 user_slots, bool default_map);
-int tempo_map_apply_extensions(struct tempo_device *tdev,
-			       struct tempo_ctx *ctx, u64 extensions);
+extern const struct tempo_ext_handler tempo_map_extensions[];
+int tempo_map_check_complete(struct tempo_device *tdev,
+			     const struct tempo_ctx *ctx);
 void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
 		       bool high);
 struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
@@ -148,9 +159,17 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		   struct drm_sched_entity *entity, void *owner,
 		   struct drm_file *file);
-void tempo_job_pushed(struct tempo_job *job);
-void tempo_job_free(struct tempo_job *job);
+int tempo_job_add_dependency(struct tempo_job *job, struct dma_fence *fence);
+struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
+				 struct tempo_slot *slot, u32 ctx_id);
+void tempo_job_discard(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
+u32 tempo_engine_load(struct tempo_device *tdev,
+		      const struct tempo_engine_desc *e);
+void tempo_queue_priority(const struct tempo_queue *queue, u8 *pipe,
+			  u8 *queue_priority);
+void tempo_sched_show_hqds(struct tempo_device *tdev, struct seq_file *m);
+void tempo_sched_show_cus(struct tempo_device *tdev, struct seq_file *m);
 
 /* tempo_query.c */
 int tempo_ioctl_query(struct drm_device *dev, void *data,

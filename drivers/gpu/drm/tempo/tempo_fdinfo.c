@@ -37,16 +37,9 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
-#include <drm/gpu_scheduler.h>
 #include <drm/tempo_drm.h>
 
 #include "tempo_drv.h"
-
-static const char *const class_names[TEMPO_NUM_CLASSES] = {
-	[DRM_TEMPO_ENGINE_CLASS_GFX] = "gfx",
-	[DRM_TEMPO_ENGINE_CLASS_COMPUTE] = "compute",
-	[DRM_TEMPO_ENGINE_CLASS_COPY] = "copy",
-};
 
 /**
  * tempo_usage_create() - allocate a file's usage counters
@@ -93,50 +86,22 @@ void tempo_usage_put(struct tempo_usage *usage)
 		kref_put(&usage->refcount, usage_release);
 }
 
-static void add_busy(struct tempo_usage *usage, struct tempo_hw_job *hw,
-		     u64 ns)
-{
-	struct tempo_hw_hqd_info info;
-
-	if (!hw->hqd)
-		return;
-	tempo_hw_hqd_info(hw->hqd, &info);
-	if (info.engine_class >= TEMPO_NUM_CLASSES)
-		return;
-	atomic64_add(ns, &usage->busy_ns[info.engine_class]);
-	atomic64_add(hw->cpu_ns, &usage->cpu_ns[info.engine_class]);
-}
-
 /**
- * tempo_usage_account() - add an ended job's engine time to its file
- * @job: the job, its scheduler fences still referenced
- *
- * Jobs that never reached the hardware add nothing.
+ * tempo_usage_add() - add what an ended job used to its file's counters
+ * @usage: the file's counters
+ * @engine_class: the class of the engine it ran on (of one gang member)
+ * @busy_ns: the time it kept the engine busy
+ * @cpu_ns: the host CPU time its emulation took
  *
  * Context: any.
  */
-void tempo_usage_account(struct tempo_job *job)
+void tempo_usage_add(struct tempo_usage *usage, u32 engine_class,
+		     u64 busy_ns, u64 cpu_ns)
 {
-	struct drm_sched_fence *s_fence = job->base.s_fence;
-	struct tempo_usage *usage = job->state->usage;
-	ktime_t start, end;
-	u32 i;
-
-	if (!s_fence ||
-	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->scheduled.flags) ||
-	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->finished.flags))
+	if (engine_class >= TEMPO_NUM_CLASSES)
 		return;
-	start = s_fence->scheduled.timestamp;
-	end = s_fence->finished.timestamp;
-	if (ktime_before(end, start))
-		return;
-	if (!job->gang) {
-		add_busy(usage, &job->hw, ktime_to_ns(ktime_sub(end, start)));
-		return;
-	}
-	for (i = 0; i < job->gang->hw.width; i++)
-		add_busy(usage, &job->gang->hw.members[i],
-			 ktime_to_ns(ktime_sub(end, start)));
+	atomic64_add(busy_ns, &usage->busy_ns[engine_class]);
+	atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);
 }
 
 /**
@@ -158,13 +123,13 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	for (c = 0; c < TEMPO_NUM_CLASSES; c++) {
 		if (!engines[c])
 			continue;
-		drm_printf(p, "drm-engine-%s:\t%llu ns\n", class_names[c],
+		drm_printf(p, "drm-engine-%s:\t%llu ns\n", tempo_class_name(c),
 			   (u64)atomic64_read(&tfile->usage->busy_ns[c]));
-		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", class_names[c],
+		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", tempo_class_name(c),
 			   engines[c]);
-		drm_printf(p, "drm-cycles-%s:\t%llu\n", class_names[c],
+		drm_printf(p, "drm-cycles-%s:\t%llu\n", tempo_class_name(c),
 			   (u64)atomic64_read(&tfile->usage->cpu_ns[c]));
-		drm_printf(p, "drm-total-cycles-%s:\t%llu\n", class_names[c],
+		drm_printf(p, "drm-total-cycles-%s:\t%llu\n", tempo_class_name(c),
 			   ktime_get_ns());
 	}
 	drm_show_memory_stats(p, file);

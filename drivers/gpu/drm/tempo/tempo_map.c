@@ -174,33 +174,31 @@ static int balanced_lists(struct tempo_slot *slot)
 	return 0;
 }
 
-static int ext_load_balance(struct tempo_device *tdev, struct tempo_ctx *ctx,
-			    u64 uptr)
+static int ext_load_balance(struct tempo_device *tdev, const void *data,
+			    void *object)
 {
-	struct drm_tempo_ctx_ext_load_balance ext;
+	const struct drm_tempo_ctx_ext_load_balance *ext = data;
+	struct tempo_ctx *ctx = object;
 	struct tempo_slot *slot;
 	int ret;
 
-	if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, u64_to_user_ptr(uptr),
-						 sizeof(ext))))
-		return -EFAULT;
-	if (TEMPO_IOCTL_DBG(tdev, ext.flags || ext.pad))
+	if (TEMPO_IOCTL_DBG(tdev, ext->flags || ext->pad))
 		return -EINVAL;
-	slot = ext_slot(tdev, ctx, ext.slot);
+	slot = ext_slot(tdev, ctx, ext->slot);
 	if (!slot)
 		return -EINVAL;
-	if (TEMPO_IOCTL_DBG(tdev, !ext.num_siblings ||
-			    ext.num_siblings > TEMPO_MAX_SIBLINGS))
+	if (TEMPO_IOCTL_DBG(tdev, !ext->num_siblings ||
+			    ext->num_siblings > TEMPO_MAX_SIBLINGS))
 		return -EINVAL;
-	ret = read_engines(tdev, ext.siblings, ext.num_siblings, slot);
+	ret = read_engines(tdev, ext->siblings, ext->num_siblings, slot);
 	if (ret)
 		return ret;
 	if (TEMPO_IOCTL_DBG(tdev, !column_valid(slot->siblings,
-						ext.num_siblings)))
+						ext->num_siblings)))
 		return -EINVAL;
 	slot->kind = TEMPO_SLOT_BALANCED;
 	slot->width = 1;
-	slot->num_siblings = ext.num_siblings;
+	slot->num_siblings = ext->num_siblings;
 	return balanced_lists(slot);
 }
 
@@ -257,89 +255,65 @@ static int parallel_check(struct tempo_device *tdev, struct tempo_slot *slot,
 	return 0;
 }
 
-static int ext_parallel(struct tempo_device *tdev, struct tempo_ctx *ctx,
-			u64 uptr)
+static int ext_parallel(struct tempo_device *tdev, const void *data,
+			void *object)
 {
-	struct drm_tempo_ctx_ext_parallel ext;
+	const struct drm_tempo_ctx_ext_parallel *ext = data;
+	struct tempo_ctx *ctx = object;
 	struct tempo_slot *slot;
 	int ret;
 
-	if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, u64_to_user_ptr(uptr),
-						 sizeof(ext))))
-		return -EFAULT;
-	if (TEMPO_IOCTL_DBG(tdev, ext.flags || ext.mbz))
+	if (TEMPO_IOCTL_DBG(tdev, ext->flags || ext->mbz))
 		return -EINVAL;
-	slot = ext_slot(tdev, ctx, ext.slot);
+	slot = ext_slot(tdev, ctx, ext->slot);
 	if (!slot)
 		return -EINVAL;
-	if (TEMPO_IOCTL_DBG(tdev, ext.width < 2 || !ext.num_siblings ||
-			    ext.num_siblings > TEMPO_MAX_SIBLINGS))
+	if (TEMPO_IOCTL_DBG(tdev, ext->width < 2 || !ext->num_siblings ||
+			    ext->num_siblings > TEMPO_MAX_SIBLINGS))
 		return -EINVAL;
-	if (TEMPO_IOCTL_DBG(tdev, ext.width > TEMPO_HW_MAX_WIDTH))
+	if (TEMPO_IOCTL_DBG(tdev, ext->width > TEMPO_MAX_BATCHES))
 		return -ENODEV;
-	ret = read_engines(tdev, ext.engines, ext.width * ext.num_siblings,
+	ret = read_engines(tdev, ext->engines, ext->width * ext->num_siblings,
 			   slot);
 	if (!ret)
-		ret = parallel_check(tdev, slot, ext.width, ext.num_siblings);
+		ret = parallel_check(tdev, slot, ext->width, ext->num_siblings);
 	if (ret)
 		return ret;
 	slot->kind = TEMPO_SLOT_PARALLEL;
-	slot->width = ext.width;
-	slot->num_siblings = ext.num_siblings;
+	slot->width = ext->width;
+	slot->num_siblings = ext->num_siblings;
 	slot->fence_context = dma_fence_context_alloc(1);
 	return 0;
 }
 
+/* The extensions of DRM_IOCTL_TEMPO_CTX_CREATE, by name. */
+const struct tempo_ext_handler tempo_map_extensions[] = {
+	[DRM_TEMPO_CTX_EXT_LOAD_BALANCE] = {
+		sizeof(struct drm_tempo_ctx_ext_load_balance), ext_load_balance,
+	},
+	[DRM_TEMPO_CTX_EXT_PARALLEL] = {
+		sizeof(struct drm_tempo_ctx_ext_parallel), ext_parallel,
+	},
+};
+
 /**
- * tempo_map_apply_extensions() - set the slots left to extensions
+ * tempo_map_check_complete() - whether every slot of a map is set
  * @tdev: the device
- * @ctx: the context, its slots resolved
- * @extensions: the chain, already checked by tempo_check_extensions()
+ * @ctx: the context, its slots resolved and its extensions applied
  *
- * Context: process; may fault.
- * Return: 0 or a negative errno, as documented in the uAPI header; a slot
- * left unset is -EINVAL.
+ * Context: any.
+ * Return: 0, or -EINVAL for a slot listed for an extension and set by
+ * none.
  */
-int tempo_map_apply_extensions(struct tempo_device *tdev,
-			       struct tempo_ctx *ctx, u64 extensions)
+int tempo_map_check_complete(struct tempo_device *tdev,
+			     const struct tempo_ctx *ctx)
 {
-	struct drm_tempo_user_extension ext;
 	u32 n;
-	int ret;
 
-	for (n = 0; extensions && n < DRM_TEMPO_MAX_EXTENSIONS; n++) {
-		void __user *p = u64_to_user_ptr(extensions);
-
-		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(&ext, p, sizeof(ext))))
-			return -EFAULT;
-		if (ext.name == DRM_TEMPO_CTX_EXT_LOAD_BALANCE)
-			ret = ext_load_balance(tdev, ctx, extensions);
-		else if (ext.name == DRM_TEMPO_CTX_EXT_PARALLEL)
-			ret = ext_parallel(tdev, ctx, extensions);
-		else
-			ret = -EINVAL;	/* changed since checked */
-		if (ret)
-			return ret;
-		extensions = ext.next;
-	}
 	for (n = 0; n < ctx->num_slots; n++)
 		if (TEMPO_IOCTL_DBG(tdev, ctx->slots[n].kind == TEMPO_SLOT_UNSET))
 			return -EINVAL;
 	return 0;
-}
-
-/* Jobs on an engine's hardware queues, its gang queue included. */
-static u32 engine_load(struct tempo_device *tdev,
-		       struct tempo_engine_desc *e)
-{
-	u32 q, load = 0;
-
-	for (q = 0; q < e->num_queues; q++)
-		load += tempo_hw_hqd_pending(tdev->queues[e->first_queue + q].hqd);
-	for (q = 0; q < TEMPO_GANG_HQDS; q++)
-		if (e->gang_hqd[q])
-			load += tempo_hw_hqd_pending(e->gang_hqd[q]);
-	return load;
 }
 
 /**
@@ -368,7 +342,7 @@ void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
 	start = get_random_u32_below(n);
 	for (k = 0; k < n; k++) {
 		struct tempo_engine_desc *e = slot->siblings[(start + k) % n];
-		u32 load = engine_load(tdev, e);
+		u32 load = tempo_engine_load(tdev, e);
 
 		if (e->num_placed[high] && load < best_load) {
 			best = e;

@@ -46,16 +46,16 @@ static void device_fill(struct tempo_device *tdev, struct drm_file *file,
 	d->num_hqds = tdev->num_queues;
 	d->num_cus = p->cus;
 	d->max_batches = TEMPO_MAX_BATCHES;
-	d->timestamp_frequency = tempo_hw_timestamp_frequency();
+	d->timestamp_frequency = tdev->caps.timestamp_frequency;
 	d->va_start = TEMPO_VA_START;
 	d->va_end = TEMPO_VA_END;
 	d->max_syncs = TEMPO_MAX_SYNCS;
-	d->max_batch_depth = TEMPO_HW_MAX_BATCH_DEPTH;
+	d->max_batch_depth = tdev->caps.max_batch_depth;
 	d->max_slots = TEMPO_MAX_SLOTS;
 	d->ring_size = TEMPO_RING_SIZE;
 	d->max_priority = tempo_priority_ceiling(file);
-	d->max_packet_dwords = TEMPO_HW_MAX_PACKET_DW;
-	d->max_groups = TEMPO_HW_MAX_GROUPS;
+	d->max_packet_dwords = tdev->caps.max_packet_dw;
+	d->max_groups = tdev->caps.max_groups;
 	d->job_timeout_ms = tdev->job_timeout_ms;
 	d->parallel_classes = TEMPO_PARALLEL_CLASSES;
 	d->max_siblings = TEMPO_MAX_SIBLINGS;
@@ -100,21 +100,21 @@ static void hqds_fill(struct tempo_device *tdev, struct drm_file *file,
 {
 	bool live = tempo_priority_ceiling(file) > DRM_TEMPO_PRIORITY_NORMAL;
 	struct drm_tempo_query_hqds *q = answer;
-	struct tempo_hw_hqd_info info;
 	u32 i;
 
 	q->num_hqds = tdev->num_queues;
 	for (i = 0; i < tdev->num_queues; i++) {
 		const struct tempo_queue *queue = &tdev->queues[i];
+		struct drm_tempo_hqd_info *info = &q->hqds[i];
 
-		tempo_hw_hqd_info(queue->hqd, &info);
-		q->hqds[i].engine_class = info.engine_class;
-		q->hqds[i].engine_instance = info.engine_instance;
-		q->hqds[i].queue = info.queue;
-		q->hqds[i].pipe_priority = live ? info.pipe_priority :
-						  queue->init_pipe;
-		q->hqds[i].queue_priority = live ? info.queue_priority :
-						   queue->init_queue;
+		info->engine_class = queue->engine_class;
+		info->engine_instance = queue->engine_instance;
+		info->queue = queue->index;
+		info->pipe_priority = queue->init_pipe;
+		info->queue_priority = queue->init_queue;
+		if (live)
+			tempo_queue_priority(queue, &info->pipe_priority,
+					     &info->queue_priority);
 	}
 }
 

@@ -29,13 +29,14 @@
 
 #include <linux/delay.h>
 #include <linux/random.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
 
-#include "tempo_drv.h"
+#include "tempo_sched.h"
 #include "tempo_trace.h"
 
 static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
@@ -100,18 +101,6 @@ static void trace_run(struct drm_sched_job *sched_job,
 	trace_tempo_job_run(sched_job, info.engine, info.queue, width);
 }
 
-/* The job left its entity: run_job took it, or it is freed without. */
-static void job_dequeued(struct tempo_job *job)
-{
-	struct tempo_ctx_state *state = job->state;
-
-	if (job->dequeued || !state)
-		return;
-	job->dequeued = true;
-	if (atomic_dec_and_test(&state->queued))
-		wake_up_all(&state->idle_wq);
-}
-
 static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -119,7 +108,7 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	struct dma_fence *fence;
 	int idx;
 
-	job_dequeued(job);
+	tempo_job_dequeued(job);
 	if (unlikely(sched_job->s_fence->finished.error))
 		return NULL;
 	/* Resubmitted after a timeout: the hardware still has it, or ended it. */
@@ -232,23 +221,6 @@ static bool place_column(struct tempo_gang_job *g, u32 col, bool high,
 	return false;
 }
 
-/*
- * A gang's fence is initialised at exec and the slot's next gang depends
- * on it: a gang that never reaches the hardware must still signal it.
- */
-static void gang_cancel(struct tempo_job *job, int error)
-{
-	struct dma_fence *fence = &job->hw.fence->base;
-	bool cookie;
-
-	if (dma_fence_is_signaled(fence))
-		return;
-	cookie = dma_fence_begin_signalling();
-	dma_fence_set_error(fence, error);
-	dma_fence_signal(fence);
-	dma_fence_end_signalling(cookie);
-}
-
 static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
@@ -258,21 +230,21 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 	u32 i;
 	int idx;
 
-	job_dequeued(job);
+	tempo_job_dequeued(job);
 	if (job->submitted)	/* resubmitted after a timeout */
 		return dma_fence_get(&job->hw.fence->base);
 	if (unlikely(sched_job->s_fence->finished.error)) {
-		gang_cancel(job, sched_job->s_fence->finished.error);
+		tempo_job_cancel_gang(job, sched_job->s_fence->finished.error);
 		return NULL;
 	}
 	/* Validated at context creation: a placement exists. */
 	if (!place_column(job->gang, 0, job->prio.high, true, hqds) &&
 	    WARN_ON(!place_column(job->gang, 0, job->prio.high, false, hqds))) {
-		gang_cancel(job, -EINVAL);
+		tempo_job_cancel_gang(job, -EINVAL);
 		return ERR_PTR(-EINVAL);
 	}
 	if (!drm_dev_enter(&tdev->drm, &idx)) {
-		gang_cancel(job, -ENODEV);
+		tempo_job_cancel_gang(job, -ENODEV);
 		return ERR_PTR(-ENODEV);
 	}
 	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
@@ -291,7 +263,7 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
 
-	tempo_usage_account(job);
+	tempo_job_account(job);
 	atomic_dec(&job->state->in_flight);
 	drm_sched_job_cleanup(sched_job);
 	tempo_job_free(job);
@@ -308,192 +280,6 @@ static const struct drm_sched_backend_ops tempo_gang_ops = {
 	.timedout_job = tempo_timedout_job,
 	.free_job = tempo_free_job,
 };
-
-static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
-		      const u64 *batches)
-{
-	struct tempo_gang_job *g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
-	u32 i;
-
-	if (!g)
-		return -ENOMEM;
-	g->hw.width = slot->width;
-	g->hw.fence = job->hw.fence;
-	g->num_siblings = slot->num_siblings;
-	memcpy(g->siblings, slot->siblings,
-	       slot->width * slot->num_siblings * sizeof(g->siblings[0]));
-	for (i = 0; i < slot->width; i++) {
-		g->hw.members[i].mmu = job->hw.mmu;
-		g->hw.members[i].batch_va = batches[i];
-	}
-	job->gang = g;
-	return 0;
-}
-
-/*
- * Jobs alive, device-wide: jobs of a killed process are freed from a work
- * item once their dependencies signal, possibly after every file closed;
- * the module may not go before them.
- */
-static atomic_t jobs_alive = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
-
-/* Count a job in, against its file's limit; false when the file is full. */
-static bool job_count_in(struct tempo_usage *usage)
-{
-	if (atomic_inc_return(&usage->jobs) > tempo_params.max_jobs) {
-		atomic_dec(&usage->jobs);
-		return false;
-	}
-	atomic_inc(&jobs_alive);
-	return true;
-}
-
-/* The last thing a job does: teardown may go on once it is counted out. */
-static void job_count_out(struct tempo_usage *usage)
-{
-	atomic_dec(&usage->jobs);
-	tempo_usage_put(usage);
-	if (atomic_dec_and_test(&jobs_alive))
-		wake_up_all(&jobs_wq);
-}
-
-/**
- * tempo_job_alloc() - allocate a job and its hardware fence
- * @usage: the submitting file's usage, which counts its jobs in flight;
- *	referenced by the job
- * @vm: address space of the job, referenced by the job
- * @slot: the slot it is for
- * @batches: GPU addresses of its batches, @slot->width of them
- *
- * Everything is charged to the caller's memory cgroup.
- *
- * Context: process; may sleep.
- * Return: the job, ERR_PTR(-EAGAIN) when the file already has
- * &tempo_params.max_jobs jobs in flight, or ERR_PTR(-ENOMEM).
- */
-struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
-				  struct tempo_vm *vm,
-				  const struct tempo_slot *slot,
-				  const u64 *batches)
-{
-	struct tempo_job *job;
-
-	if (!job_count_in(usage))
-		return ERR_PTR(-EAGAIN);
-	tempo_usage_get(usage);
-	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
-	if (!job)
-		goto err_count;
-	job->usage = usage;
-	job->dequeued = true;	/* until pushed */
-	job->hw.fence = tempo_hw_fence_alloc();
-	if (!job->hw.fence)
-		goto err_free;
-	job->vm = tempo_vm_get(vm);
-	job->hw.mmu = &vm->mmu;
-	job->hw.batch_va = batches[0];
-	if (slot->kind == TEMPO_SLOT_PARALLEL && gang_alloc(job, slot, batches))
-		goto err_put;
-	return job;
-
-err_put:
-	tempo_vm_put(job->vm);
-	tempo_hw_fence_free(job->hw.fence);
-err_free:
-	kfree(job);
-err_count:
-	job_count_out(usage);
-	return ERR_PTR(-ENOMEM);
-}
-
-/**
- * tempo_job_init() - make a job a scheduler job of a context slot
- * @job: the job
- * @ctx: the context; the job references its state
- * @entity: the entity of the slot of @ctx that takes the job
- * @owner: the slot, as drm_sched's owner of the job
- * @file: the submitting file
- *
- * Context: process.
- * Return: 0 or a negative errno.
- */
-int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
-		   struct drm_sched_entity *entity, void *owner,
-		   struct drm_file *file)
-{
-	u32 i;
-
-	job->state = tempo_ctx_state_get(ctx->state);
-	job->hw.cancel = &job->state->guilty;
-	for (i = 0; job->gang && i < job->gang->hw.width; i++)
-		job->gang->hw.members[i].cancel = &job->state->guilty;
-	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
-	return tempo_compat_job_init(&job->base, entity, owner,
-				     file->client_id);
-}
-
-/**
- * tempo_job_pushed() - count a job pushed to its entity as queued
- * @job: the job, armed
- *
- * Context: process; under the context's lock.
- */
-void tempo_job_pushed(struct tempo_job *job)
-{
-	atomic_inc(&job->state->in_flight);
-	atomic_inc(&job->state->queued);
-	job->dequeued = false;
-}
-
-/**
- * tempo_job_free() - free a job
- * @job: the job; if it was initialised, drm_sched_job_cleanup() was called
- *
- * The hardware fence is freed here if the job never reached the hardware,
- * else its last reference frees it.
- *
- * Context: process.
- */
-void tempo_job_free(struct tempo_job *job)
-{
-	struct dma_fence *fence = &job->hw.fence->base;
-	struct tempo_usage *usage = job->usage;
-
-	job_dequeued(job);
-	if (job->gang && job->fence_inited && !job->submitted)
-		gang_cancel(job, -ECANCELED);
-	if (job->fence_inited)
-		dma_fence_put(fence);
-	else
-		tempo_hw_fence_free(job->hw.fence);
-	tempo_ctx_state_put(job->state);
-	tempo_vm_put(job->vm);
-	kfree(job->gang);
-	kfree(job);
-	job_count_out(usage);
-}
-
-/**
- * tempo_job_wait_all_freed() - wait until every job was freed
- * @tdev: the device, its hardware stopped, so that every fence it was
- *	given has signalled and jobs dropped with their entity see their
- *	dependencies signal
- *
- * Waits as long as it takes: a job outliving the module would call into
- * freed code. Only a job that depends on a fence of another driver that
- * never signals can keep it waiting; it says so every %TEMPO_ABORT_WAIT_MS
- * * 10.
- *
- * Context: process; may sleep.
- */
-void tempo_job_wait_all_freed(struct tempo_device *tdev)
-{
-	while (!wait_event_timeout(jobs_wq, !atomic_read(&jobs_alive),
-				   msecs_to_jiffies(TEMPO_ABORT_WAIT_MS * 10)))
-		drm_warn(&tdev->drm, "%d jobs still alive at teardown\n",
-			 atomic_read(&jobs_alive));
-}
 
 static void place(struct tempo_engine_desc *e, bool high, u32 q)
 {
@@ -563,14 +349,17 @@ static void engines_init(struct tempo_device *tdev)
 
 static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
 {
-	static const char * const names[] = { "gfx", "compute", "copy" };
 	struct tempo_hw_hqd_info info;
 	char *name;
 
 	tempo_hw_hqd_info(queue->hqd, &info);
+	queue->engine_class = info.engine_class;
+	queue->engine_instance = info.engine_instance;
+	queue->engine = info.engine;
+	queue->index = info.queue;
 	name = devm_kasprintf(tdev->drm.dev, GFP_KERNEL, "tempo-%s%u.%u",
-			      names[info.engine_class], info.engine_instance,
-			      info.queue);
+			      tempo_class_name(info.engine_class),
+			      info.engine_instance, info.queue);
 	if (!name)
 		return -ENOMEM;
 	return tempo_compat_sched_init(&queue->sched, &tempo_sched_ops,
@@ -583,7 +372,8 @@ static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
  * tempo_class_queues() - HQDs of an engine that contexts submit to
  * @engine_class: &enum drm_tempo_engine_class
  *
- * Engines of a class with parallel slots have one more HQD, for gangs.
+ * Engines of a class with parallel slots have %TEMPO_GANG_HQDS more, for
+ * gangs.
  *
  * Context: any.
  * Return: the count, from the module parameters.
@@ -639,8 +429,21 @@ static int gang_queue_init(struct tempo_device *tdev, bool high)
 	return ret;
 }
 
+/* What the hardware can do, for the device query. */
+static void caps_init(struct tempo_device *tdev)
+{
+	BUILD_BUG_ON(TEMPO_PIPE_PRIO_HIGH != TEMPO_HW_PIPE_PRIO_MAX);
+	BUILD_BUG_ON(TEMPO_PIPE_PRIO_NORMAL != TEMPO_HW_PIPE_PRIO_NORMAL);
+	BUILD_BUG_ON(TEMPO_QUEUE_PRIO_MAX != TEMPO_HW_QUEUE_PRIO_MAX);
+	BUILD_BUG_ON(TEMPO_QUEUE_PRIO_NORMAL != TEMPO_HW_QUEUE_PRIO_NORMAL);
+	tdev->caps.timestamp_frequency = tempo_hw_timestamp_frequency();
+	tdev->caps.max_packet_dw = TEMPO_HW_MAX_PACKET_DW;
+	tdev->caps.max_batch_depth = TEMPO_HW_MAX_BATCH_DEPTH;
+	tdev->caps.max_groups = TEMPO_HW_MAX_GROUPS;
+}
+
 /**
- * tempo_sched_init() - one scheduler per hardware queue, one for gangs
+ * tempo_sched_init() - one scheduler per hardware queue, two for gangs
  * @tdev: the device, its hardware created
  *
  * Context: process; may sleep.
@@ -651,6 +454,7 @@ int tempo_sched_init(struct tempo_device *tdev)
 	u32 q;
 	int ret;
 
+	caps_init(tdev);
 	ret = hqds_split(tdev);
 	if (ret)
 		return ret;
@@ -719,4 +523,93 @@ void tempo_sched_fini(struct tempo_device *tdev)
 		queue_wait_idle(tdev, &tdev->gang[q]);
 		drm_sched_fini(&tdev->gang[q].sched);
 	}
+}
+
+/**
+ * tempo_engine_load() - jobs on an engine's hardware queues
+ * @tdev: the device
+ * @e: the engine
+ *
+ * Context: any; takes the engine's lock.
+ * Return: the jobs queued or running on its HQDs, gang HQDs included.
+ */
+u32 tempo_engine_load(struct tempo_device *tdev,
+		      const struct tempo_engine_desc *e)
+{
+	u32 q, load = 0;
+
+	for (q = 0; q < e->num_queues; q++)
+		load += tempo_hw_hqd_pending(tdev->queues[e->first_queue + q].hqd);
+	for (q = 0; q < TEMPO_GANG_HQDS; q++)
+		if (e->gang_hqd[q])
+			load += tempo_hw_hqd_pending(e->gang_hqd[q]);
+	return load;
+}
+
+/**
+ * tempo_queue_priority() - how an HQD is programmed now
+ * @queue: the scheduler of the HQD
+ * @pipe: out: its pipe priority
+ * @queue_priority: out: its queue priority
+ *
+ * Context: any; takes the engine's lock.
+ */
+void tempo_queue_priority(const struct tempo_queue *queue, u8 *pipe,
+			  u8 *queue_priority)
+{
+	struct tempo_hw_hqd_info info;
+
+	tempo_hw_hqd_info(queue->hqd, &info);
+	*pipe = info.pipe_priority;
+	*queue_priority = info.queue_priority;
+}
+
+static void show_hqd(struct seq_file *m, struct tempo_hw_hqd *hqd)
+{
+	struct tempo_hw_hqd_state st;
+	struct tempo_hw_hqd_info info;
+	char name[16];
+
+	tempo_hw_hqd_info(hqd, &info);
+	tempo_hw_hqd_state(hqd, &st);
+	snprintf(name, sizeof(name), "%s%u", tempo_class_name(info.engine_class),
+		 info.engine_instance);
+	seq_printf(m, "%-10s %5u %9u %10u %6u %7u %9u %4u %4u %4llu %11llu %llu\n",
+		   name, info.queue, info.pipe_priority, info.queue_priority,
+		   st.active, st.running, st.preempted, st.rptr, st.wptr,
+		   st.jobs_done, st.preemptions, st.busy_ns);
+}
+
+/**
+ * tempo_sched_show_hqds() - print every HQD of the device, gangs' included
+ * @tdev: the device
+ * @m: where
+ *
+ * Context: process.
+ */
+void tempo_sched_show_hqds(struct tempo_device *tdev, struct seq_file *m)
+{
+	u32 i, n = tempo_hw_num_hqds(tdev->hw);
+
+	seq_puts(m, "engine     queue pipe_prio queue_prio active running preempted rptr wptr done preemptions busy_ns\n");
+	for (i = 0; i < n; i++)
+		show_hqd(m, tempo_hw_hqd(tdev->hw, i));
+}
+
+/**
+ * tempo_sched_show_cus() - print the compute-unit pool's occupancy
+ * @tdev: the device
+ * @m: where
+ *
+ * Context: process.
+ */
+void tempo_sched_show_cus(struct tempo_device *tdev, struct seq_file *m)
+{
+	struct tempo_hw_cu_state st;
+
+	tempo_hw_cu_state(tdev->hw, &st);
+	seq_printf(m, "cus: %u\nbusy: %u\nbusy_below_high: %u\nreserved_for_high: %u\nhigh_queues_with_work: %u\nsequencer: %s\nworkgroups_done: %llu\n",
+		   st.num_cus, st.busy, st.busy_low, st.reserved,
+		   st.high_queues, st.by_priority ? "priority" : "random",
+		   st.groups_done);
 }

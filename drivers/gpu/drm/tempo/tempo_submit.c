@@ -11,16 +11,18 @@
  * 1. check the arguments that need no lookup (flags, padding, extensions);
  * 2. look up the context and the slot, check the batch and sync counts;
  * 3. copy every user array into the kernel and check it;
- * 4. allocate and initialise the job (with its hardware fence);
+ * 4. allocate and initialise the job (with its hardware fence), counted
+ *    against the file's jobs in flight (-EAGAIN when it has too many);
  * 5. resolve the in-syncs into scheduler dependencies and the out-syncs
  *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
- * 6. under the context lock, order a gang after the slot's previous one,
- *    arm the job and push it to the slot's entity: once armed, the point
- *    of no return;
+ * 6. push the job (tempo_job_push(): under the context lock, a gang is
+ *    ordered after the slot's previous one, the job armed and pushed to
+ *    the slot's entity): once armed, the point of no return;
  * 7. publish the job's fence in the out-syncs and the sync_file.
  *
  * Every failure before step 6 unwinds everything and queues nothing.
- * &struct tempo_submit owns what the steps acquire and releases it.
+ * &struct tempo_submit owns what the steps acquire and releases it. The
+ * job is opaque here: the scheduler glue owns what it is made of.
  */
 
 #include <linux/dma-fence-chain.h>
@@ -35,7 +37,6 @@
 #include <drm/tempo_drm.h>
 
 #include "tempo_drv.h"
-#include "tempo_trace.h"
 
 /**
  * struct tempo_submit - what one exec acquires
@@ -49,8 +50,7 @@
  * @out: the out-syncs, copied
  * @out_syncobjs: the syncobjs of @out, referenced
  * @chains: chain nodes of the timeline points of @out
- * @job: the job
- * @job_inited: @job was initialised as a scheduler job
+ * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
  */
 struct tempo_submit {
@@ -59,25 +59,29 @@ struct tempo_submit {
 	struct drm_tempo_exec *args;
 	struct tempo_ctx *ctx;
 	struct tempo_slot *slot;
-	u64 batches[TEMPO_HW_MAX_WIDTH];
+	u64 batches[TEMPO_MAX_BATCHES];
 	struct drm_tempo_sync *in;
 	struct drm_tempo_sync *out;
 	struct drm_syncobj **out_syncobjs;
 	struct dma_fence_chain **chains;
 	struct tempo_job *job;
-	bool job_inited;
 	int out_fd;
 };
 
 static int submit_check_args(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
+	struct tempo_ext_chain exts;
+	int ret;
 
 	if (TEMPO_IOCTL_DBG(s->tdev, args->flags & ~DRM_TEMPO_EXEC_FLAGS))
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(s->tdev, args->pad))
 		return -EINVAL;
-	return tempo_check_extensions(s->tdev, args->extensions, 0);
+	/* No extension is defined for exec: any one is -EINVAL. */
+	ret = tempo_ext_read(s->tdev, args->extensions, NULL, 0, &exts);
+	tempo_ext_free(&exts);
+	return ret;
 }
 
 static int submit_lookup(struct tempo_submit *s)
@@ -155,7 +159,6 @@ static int submit_job_init(struct tempo_submit *s)
 	struct tempo_file *tfile = to_tempo_file(s->file);
 	struct drm_sched_entity *entity;
 	struct tempo_job *job;
-	int ret;
 
 	entity = tempo_ctx_entity(s->ctx, s->slot);
 	if (IS_ERR(entity))
@@ -166,9 +169,7 @@ static int submit_job_init(struct tempo_submit *s)
 	if (IS_ERR(job))
 		return PTR_ERR(job);
 	s->job = job;
-	ret = tempo_job_init(job, s->ctx, entity, s->slot, s->file);
-	s->job_inited = !ret;
-	return ret;
+	return tempo_job_init(job, s->ctx, entity, s->slot, s->file);
 }
 
 static int submit_add_deps(struct tempo_submit *s)
@@ -182,7 +183,7 @@ static int submit_add_deps(struct tempo_submit *s)
 					     s->in[i].point, 0, &fence);
 		if (TEMPO_IOCTL_DBG(s->tdev, ret))
 			return -ENOENT;
-		ret = drm_sched_job_add_dependency(&s->job->base, fence);
+		ret = tempo_job_add_dependency(s->job, fence);
 		if (ret)
 			return ret;
 	}
@@ -221,57 +222,14 @@ static int submit_reserve_fd(struct tempo_submit *s)
 	return s->out_fd < 0 ? s->out_fd : 0;
 }
 
-/*
- * Gangs of one parallel slot run one after the other: each waits for the
- * hardware fence of the slot's previous gang (members of consecutive gangs
- * are on different HQDs, so ring order alone does not order them, and
- * drm_sched ignores dependencies on the entity's own fences). The gang's
- * fence is initialised here, in the slot's own fence context, so the next
- * gang can depend on it.
- */
-static int submit_order_gang(struct tempo_submit *s)
-{
-	struct tempo_slot *slot = s->slot;
-	struct tempo_hw_fence *fence = s->job->hw.fence;
-	int ret;
-
-	lockdep_assert_held(&s->ctx->lock);
-	if (!s->job->gang)
-		return 0;
-	if (slot->last && !dma_fence_is_signaled(slot->last)) {
-		ret = drm_sched_job_add_dependency(&s->job->base,
-						   dma_fence_get(slot->last));
-		if (ret)
-			return ret;
-	}
-	tempo_hw_fence_init(fence, slot->fence_context, ++slot->seqno);
-	s->job->fence_inited = true;
-	dma_fence_put(slot->last);
-	slot->last = dma_fence_get(&fence->base);
-	return 0;
-}
-
 /* Point of no return once armed: nothing fails after that. */
 static struct dma_fence *submit_push(struct tempo_submit *s)
 {
 	struct dma_fence *fence;
-	int ret;
 
-	mutex_lock(&s->ctx->lock);
-	ret = submit_order_gang(s);
-	if (ret) {
-		mutex_unlock(&s->ctx->lock);
-		return ERR_PTR(ret);
-	}
-	tempo_map_balance(s->tdev, s->slot, s->job->prio.high);
-	drm_sched_job_arm(&s->job->base);
-	fence = dma_fence_get(&s->job->base.s_fence->finished);
-	tempo_job_pushed(s->job);
-	trace_tempo_job_queued(&s->job->base, s->args->ctx_id, s->args->slot,
-			       tempo_ctx_priority(s->ctx));
-	drm_sched_entity_push_job(&s->job->base);
-	mutex_unlock(&s->ctx->lock);
-	s->job = NULL;
+	fence = tempo_job_push(s->job, s->ctx, s->slot, s->args->ctx_id);
+	if (!IS_ERR(fence))
+		s->job = NULL;
 	return fence;
 }
 
@@ -320,11 +278,8 @@ static void submit_fini(struct tempo_submit *s)
 	}
 	kfree(s->chains);
 	kfree(s->out_syncobjs);
-	if (s->job) {
-		if (s->job_inited)
-			drm_sched_job_cleanup(&s->job->base);
-		tempo_job_free(s->job);
-	}
+	if (s->job)
+		tempo_job_discard(s->job);
 	kfree(s->in);
 	kfree(s->out);
 	if (s->ctx)

@@ -2,7 +2,9 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * The driver's data structures.
+ * The driver's data structures. The hardware is opaque here: its HQDs are
+ * pointers the scheduler glue hands to hw/tempo_hw.h, and the jobs as the
+ * hardware sees them are in tempo_sched.h, private to the glue.
  */
 #ifndef _TEMPO_TYPES_H_
 #define _TEMPO_TYPES_H_
@@ -20,7 +22,8 @@
 
 #include <drm/tempo_drm.h>
 
-#include "hw/tempo_hw.h"
+struct tempo_hw;
+struct tempo_hw_hqd;
 
 /* Hardware queues an engine may have. */
 #define TEMPO_MAX_QUEUES	8
@@ -41,12 +44,31 @@
 /* Limits reported by the device query. */
 #define TEMPO_MAX_SLOTS		64
 #define TEMPO_MAX_SYNCS		64
-#define TEMPO_MAX_BATCHES	TEMPO_HW_MAX_WIDTH
+#define TEMPO_MAX_BATCHES	4
 #define TEMPO_MAX_BO_SIZE	BIT_ULL(30)
 #define TEMPO_VA_START		BIT_ULL(20)
 #define TEMPO_VA_END		BIT_ULL(40)
 /* Longest a closing file or a destroyed context waits for queued jobs. */
 #define TEMPO_CLOSE_WAIT_MS	1000
+
+/*
+ * MQD priorities as the driver programs them: pipe priority 0..2 and
+ * queue priority 0..15, normal in the middle of both.
+ */
+#define TEMPO_PIPE_PRIO_NORMAL	1
+#define TEMPO_PIPE_PRIO_HIGH	2
+#define TEMPO_QUEUE_PRIO_NORMAL	7
+#define TEMPO_QUEUE_PRIO_MAX	15
+
+/* Module parameters' bounds, as plain numbers for MODULE_PARM_DESC(). */
+#define TEMPO_PARAM_ENGINES_MAX		8
+#define TEMPO_PARAM_CUS_MAX		64
+#define TEMPO_PARAM_TIMEOUT_MS_MIN	100
+#define TEMPO_PARAM_TIMEOUT_MS_MAX	60000
+#define TEMPO_PARAM_STARVE_MS_MAX	10000
+#define TEMPO_PARAM_CONTEXTS_MAX	65536
+#define TEMPO_PARAM_MAPPINGS_MAX	1048576
+#define TEMPO_PARAM_JOBS_MAX		65536
 
 /**
  * struct tempo_params - module parameters, read once at load
@@ -119,8 +141,12 @@ struct tempo_device;
 /**
  * struct tempo_queue - the scheduler in front of one HQD
  * @sched: its drm_sched scheduler
- * @hqd: the hardware queue it feeds
+ * @hqd: the hardware queue it feeds, for the scheduler glue
  * @tdev: the device
+ * @engine_class: &enum drm_tempo_engine_class of its engine
+ * @engine_instance: its engine's instance in the class
+ * @engine: its engine's index in &tempo_device.engines
+ * @index: the HQD's index on its engine
  * @init_pipe: the pipe priority its MQD was programmed with at load
  * @init_queue: the queue priority its MQD was programmed with at load
  */
@@ -128,8 +154,26 @@ struct tempo_queue {
 	struct drm_gpu_scheduler sched;
 	struct tempo_hw_hqd *hqd;
 	struct tempo_device *tdev;
+	u16 engine_class;
+	u16 engine_instance;
+	u16 engine;
+	u16 index;
 	u8 init_pipe;
 	u8 init_queue;
+};
+
+/**
+ * struct tempo_caps - what the hardware can do, read at init
+ * @timestamp_frequency: ticks per second of WRITE_TIMESTAMP
+ * @max_packet_dw: longest packet, header included
+ * @max_batch_depth: deepest BATCH_START nesting
+ * @max_groups: most workgroups of one DISPATCH
+ */
+struct tempo_caps {
+	u64 timestamp_frequency;
+	u32 max_packet_dw;
+	u32 max_batch_depth;
+	u32 max_groups;
 };
 
 /**
@@ -158,7 +202,8 @@ struct tempo_engine_desc {
 /**
  * struct tempo_device - a tempo device
  * @drm: the DRM device
- * @hw: the hardware
+ * @hw: the hardware, for device setup and the scheduler glue
+ * @caps: what it can do
  * @num_engines: entries in @engines
  * @engines: the engines, by class then instance
  * @num_queues: entries in @queues
@@ -172,6 +217,7 @@ struct tempo_engine_desc {
 struct tempo_device {
 	struct drm_device drm;
 	struct tempo_hw *hw;
+	struct tempo_caps caps;
 	u32 num_engines;
 	struct tempo_engine_desc *engines;
 	u32 num_queues;
@@ -185,7 +231,6 @@ struct tempo_device {
 
 /**
  * struct tempo_vm - a file's GPU virtual address space
- * @mmu: how the hardware walks it
  * @refcount: held by the file and by every job in flight
  * @lock: serialises map and unmap
  * @mm_lock: guards @mm against translations
@@ -193,7 +238,6 @@ struct tempo_device {
  * @num_mappings: entries in @mm; guarded by @lock
  */
 struct tempo_vm {
-	struct tempo_hw_mmu mmu;
 	struct kref refcount;
 	struct mutex lock; /* serialises map and unmap */
 	rwlock_t mm_lock; /* guards mm against translations */
@@ -261,18 +305,6 @@ struct tempo_slot {
 	u64 seqno;
 	struct dma_fence *last;
 	struct drm_sched_entity *entity;
-};
-
-/**
- * struct tempo_gang_job - what a parallel job carries to run_job
- * @hw: the gang as written into the HQD rings
- * @num_siblings: siblings per batch
- * @siblings: the candidate engines, as &tempo_slot.siblings
- */
-struct tempo_gang_job {
-	struct tempo_hw_gang hw;
-	u32 num_siblings;
-	struct tempo_engine_desc *siblings[TEMPO_HW_MAX_WIDTH * TEMPO_MAX_SIBLINGS];
 };
 
 /* Engine classes of the uAPI, &enum drm_tempo_engine_class. */
@@ -365,34 +397,25 @@ struct tempo_file {
 };
 
 /**
- * struct tempo_job - a job from exec to free
- * @base: the scheduler job
- * @hw: what is written in the HQD ring
- * @usage: its file's usage, referenced; counts it in flight
- * @vm: the address space, referenced
- * @state: its context's state, referenced
- * @prio: its priority, as the context had it at exec
- * @gang: for a parallel slot, the gang; @hw is then unused but for its
- *	fence, which is the gang's
- * @hw_done: called when the hardware fence signals
- * @fence_inited: the hardware fence was initialised (by run_job, or at
- *	exec for a gang, so that the slot's next gang can depend on it)
- * @submitted: run_job wrote the job into the HQD rings
- * @dequeued: run_job took the job from its entity, or it was freed
- *	without; counted out of &tempo_ctx_state.queued
+ * struct tempo_ext_handler - how an ioctl takes one extension name
+ * @size: size of the extension's structure, its header included
+ * @apply: apply a kernel copy of the extension to the ioctl's object
  */
-struct tempo_job {
-	struct drm_sched_job base;
-	struct tempo_hw_job hw;
-	struct tempo_usage *usage;
-	struct tempo_vm *vm;
-	struct tempo_ctx_state *state;
-	struct tempo_prio prio;
-	struct tempo_gang_job *gang;
-	struct dma_fence_cb hw_done;
-	bool fence_inited;
-	bool submitted;
-	bool dequeued;
+struct tempo_ext_handler {
+	size_t size;
+	int (*apply)(struct tempo_device *tdev, const void *ext, void *data);
 };
+
+/**
+ * struct tempo_ext_chain - kernel copies of an extension chain
+ * @n: entries of @ext
+ * @ext: the copies, in chain order
+ */
+struct tempo_ext_chain {
+	u32 n;
+	void *ext[DRM_TEMPO_MAX_EXTENSIONS];
+};
+
+struct tempo_job;
 
 #endif /* _TEMPO_TYPES_H_ */

@@ -9,11 +9,12 @@
  * Each open file has one address space from %TEMPO_VA_START to
  * %TEMPO_VA_END. A mapping is a page-aligned range of a buffer placed at a
  * page-aligned GPU address chosen by userspace or by the kernel; it holds a
- * reference on the buffer and a kernel mapping of it, which is what the
- * emulated MMU translates to. Translation runs under a reader lock taken by
- * the hardware around each access, so unmapping (a writer) never races with
- * an access in progress. Jobs hold a reference on the address space, so it
- * outlives the file while they run.
+ * reference on the buffer and a kernel mapping of it, which is what
+ * tempo_vm_translate() gives the hardware (through the scheduler glue's
+ * MMU). Translation runs under a reader lock the hardware takes around
+ * each access, so unmapping (a writer) never races with an access in
+ * progress. Jobs hold a reference on the address space, so it outlives
+ * the file while they run.
  */
 
 #include <linux/iosys-map.h>
@@ -25,21 +26,31 @@
 
 #include "tempo_drv.h"
 
-static struct tempo_vm *to_tempo_vm(struct tempo_hw_mmu *mmu)
+/**
+ * tempo_vm_lock_translations() - make the address space's mappings stable
+ * @vm: the address space
+ *
+ * Translations are valid until tempo_vm_unlock_translations(); unmapping
+ * waits for them.
+ *
+ * Context: any; spins, never sleeps.
+ */
+void tempo_vm_lock_translations(struct tempo_vm *vm)
+	__acquires(&vm->mm_lock)
 {
-	return container_of(mmu, struct tempo_vm, mmu);
+	read_lock(&vm->mm_lock);
 }
 
-static void vm_mmu_lock(struct tempo_hw_mmu *mmu)
-	__acquires(&to_tempo_vm(mmu)->mm_lock)
+/**
+ * tempo_vm_unlock_translations() - end of the accesses of a translation
+ * @vm: the address space
+ *
+ * Context: any.
+ */
+void tempo_vm_unlock_translations(struct tempo_vm *vm)
+	__releases(&vm->mm_lock)
 {
-	read_lock(&to_tempo_vm(mmu)->mm_lock);
-}
-
-static void vm_mmu_unlock(struct tempo_hw_mmu *mmu)
-	__releases(&to_tempo_vm(mmu)->mm_lock)
-{
-	read_unlock(&to_tempo_vm(mmu)->mm_lock);
+	read_unlock(&vm->mm_lock);
 }
 
 /* The mapping that contains @va, or NULL; works for any 64-bit @va. */
@@ -57,10 +68,20 @@ static struct tempo_mapping *vm_find(struct tempo_vm *vm, u64 va)
 	return container_of(node, struct tempo_mapping, node);
 }
 
-static void *vm_mmu_translate(struct tempo_hw_mmu *mmu, u64 va, u32 len,
-			      bool write)
+/**
+ * tempo_vm_translate() - the CPU address of a range of GPU addresses
+ * @vm: the address space, its translations locked
+ * @va: GPU address
+ * @len: bytes, all in one mapping
+ * @write: the access writes
+ *
+ * Context: between tempo_vm_lock_translations() and
+ * tempo_vm_unlock_translations().
+ * Return: the CPU address of [@va, @va + @len), or NULL when the range is
+ * not all in one mapping, or read-only and @write is true.
+ */
+void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write)
 {
-	struct tempo_vm *vm = to_tempo_vm(mmu);
 	struct tempo_mapping *m;
 
 	lockdep_assert_held_read(&vm->mm_lock);
@@ -71,12 +92,6 @@ static void *vm_mmu_translate(struct tempo_hw_mmu *mmu, u64 va, u32 len,
 		return NULL;
 	return m->vaddr + m->bo_offset + (va - m->node.start);
 }
-
-static const struct tempo_hw_mmu_ops tempo_vm_mmu_ops = {
-	.lock = vm_mmu_lock,
-	.unlock = vm_mmu_unlock,
-	.translate = vm_mmu_translate,
-};
 
 /**
  * tempo_vm_create() - create an empty address space
@@ -90,7 +105,6 @@ struct tempo_vm *tempo_vm_create(void)
 
 	if (!vm)
 		return NULL;
-	vm->mmu.ops = &tempo_vm_mmu_ops;
 	kref_init(&vm->refcount);
 	mutex_init(&vm->lock);
 	rwlock_init(&vm->mm_lock);

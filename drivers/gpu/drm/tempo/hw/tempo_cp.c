@@ -176,17 +176,18 @@ static int cp_fetch(struct tempo_cp_exec *x, struct tempo_packet *pkt)
 
 static int cp_write_data(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	u64 va = tempo_isa_qword(p, 1);
+	u64 va = tempo_isa_qword(p, DRM_TEMPO_WRITE_DATA_VA);
 
 	if (va & 3)
 		return -EILSEQ;
-	return tempo_mem_write(cp_mmu(x), va, &p->dw[3], (p->len - 3) * 4);
+	return tempo_mem_write(cp_mmu(x), va, &p->dw[DRM_TEMPO_WRITE_DATA_DATA],
+			       (p->len - DRM_TEMPO_WRITE_DATA_DATA) * 4);
 }
 
 static int cp_write_timestamp(struct tempo_cp_exec *x,
 			      const struct tempo_packet *p)
 {
-	u64 va = tempo_isa_qword(p, 1);
+	u64 va = tempo_isa_qword(p, DRM_TEMPO_WRITE_TIMESTAMP_VA);
 	u64 now = ktime_get_ns();
 
 	if (va & 7)
@@ -197,7 +198,7 @@ static int cp_write_timestamp(struct tempo_cp_exec *x,
 static int cp_write_engine_id(struct tempo_cp_exec *x,
 			      const struct tempo_packet *p)
 {
-	u64 va = tempo_isa_qword(p, 1);
+	u64 va = tempo_isa_qword(p, DRM_TEMPO_WRITE_ENGINE_ID_VA);
 	u32 id = x->engine->engine_class << 16 | x->engine->instance;
 
 	if (va & 3)
@@ -208,11 +209,13 @@ static int cp_write_engine_id(struct tempo_cp_exec *x,
 static int cp_mem_chunk(struct tempo_cp_exec *x, const struct tempo_packet *p,
 			u64 done, u32 n)
 {
-	u64 dst = tempo_isa_qword(p, 1) + done;
-
 	if (p->op == DRM_TEMPO_PKT_FILL)
-		return tempo_mem_fill(cp_mmu(x), dst, p->dw[3], n);
-	return tempo_mem_copy(cp_mmu(x), dst, tempo_isa_qword(p, 3) + done, n);
+		return tempo_mem_fill(cp_mmu(x),
+				      tempo_isa_qword(p, DRM_TEMPO_FILL_DST) + done,
+				      p->dw[DRM_TEMPO_FILL_VALUE], n);
+	return tempo_mem_copy(cp_mmu(x),
+			      tempo_isa_qword(p, DRM_TEMPO_COPY_DST) + done,
+			      tempo_isa_qword(p, DRM_TEMPO_COPY_SRC) + done, n);
 }
 
 /*
@@ -226,12 +229,12 @@ static int cp_mem_op(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
 	struct tempo_cp_state *st = x->st;
 	bool fill = p->op == DRM_TEMPO_PKT_FILL;
-	u64 len = fill ? p->dw[4] : p->dw[5];
+	u64 len = fill ? p->dw[DRM_TEMPO_FILL_SIZE] : p->dw[DRM_TEMPO_COPY_SIZE];
 	u64 done = st->pkt_va == p->va ? st->pkt_done : 0;
 	int ret;
 
 	st->pkt_va = 0;
-	if (fill && ((tempo_isa_qword(p, 1) | len) & 3))
+	if (fill && ((tempo_isa_qword(p, DRM_TEMPO_FILL_DST) | len) & 3))
 		return -EILSEQ;
 	while (done < len) {
 		u32 n = min_t(u64, len - done, TEMPO_CP_CHUNK);
@@ -257,18 +260,19 @@ static int cp_mem_op(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	u64 value = tempo_isa_qword(p, 4);
+	u64 value = tempo_isa_qword(p, DRM_TEMPO_ATOMIC_VALUE);
 
-	if (p->dw[3] == DRM_TEMPO_ATOMIC_INC)
+	if (p->dw[DRM_TEMPO_ATOMIC_OP] == DRM_TEMPO_ATOMIC_INC)
 		value = 1;
-	return tempo_mem_atomic_add(cp_mmu(x), tempo_isa_qword(p, 1), value);
+	return tempo_mem_atomic_add(cp_mmu(x),
+				    tempo_isa_qword(p, DRM_TEMPO_ATOMIC_VA), value);
 }
 
 static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	u64 va = tempo_isa_qword(p, 1);
-	u64 ref = tempo_isa_qword(p, 4);
-	u64 mask = tempo_isa_qword(p, 6);
+	u64 va = tempo_isa_qword(p, DRM_TEMPO_WAIT_MEM_VA);
+	u64 ref = tempo_isa_qword(p, DRM_TEMPO_WAIT_MEM_REF);
+	u64 mask = tempo_isa_qword(p, DRM_TEMPO_WAIT_MEM_MASK);
 
 	for (;;) {
 		u64 value;
@@ -276,7 +280,8 @@ static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 		if (ret)
 			return ret;
-		if (tempo_isa_compare(p->dw[3], value & mask, ref))
+		if (tempo_isa_compare(p->dw[DRM_TEMPO_WAIT_MEM_COMPARE],
+				      value & mask, ref))
 			return 0;
 		ret = cp_interrupted(x);
 		if (ret)
@@ -388,9 +393,13 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 	d->hqd = x->hqd;
 	d->mmu = cp_mmu(x);
-	d->kernel = p->dw[1];
-	d->num_groups = p->dw[2] * p->dw[3] * p->dw[4];
-	memcpy(d->args, &p->dw[5], (p->len - 5) * 4);
+	d->kernel = p->dw[DRM_TEMPO_DISPATCH_KERNEL];
+	/* Checked: the product is at most TEMPO_HW_MAX_GROUPS. */
+	d->num_groups = p->dw[DRM_TEMPO_DISPATCH_GROUPS_X] *
+			p->dw[DRM_TEMPO_DISPATCH_GROUPS_Y] *
+			p->dw[DRM_TEMPO_DISPATCH_GROUPS_Z];
+	memcpy(d->args, &p->dw[DRM_TEMPO_DISPATCH_ARGS],
+	       (p->len - DRM_TEMPO_DISPATCH_ARGS) * 4);
 	x->st->in_dispatch = true;
 	x->st->held_seen = 0;
 	x->st->cpu_seen = 0;
@@ -400,9 +409,9 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 
 static int cp_batch_start(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	u64 va = tempo_isa_qword(p, 1);
+	u64 va = tempo_isa_qword(p, DRM_TEMPO_BATCH_START_VA);
 
-	if (!(p->dw[3] & DRM_TEMPO_BATCH_CHAIN)) {
+	if (!(p->dw[DRM_TEMPO_BATCH_START_FLAGS] & DRM_TEMPO_BATCH_CHAIN)) {
 		if (x->st->depth == TEMPO_HW_MAX_BATCH_DEPTH)
 			return -ELOOP;
 		x->st->depth++;

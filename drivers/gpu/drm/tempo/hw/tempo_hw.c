@@ -17,7 +17,6 @@
 
 #include <linux/device.h>
 #include <linux/sched/prio.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "tempo_hw_priv.h"
@@ -244,64 +243,50 @@ u64 tempo_hw_timestamp_frequency(void)
 }
 
 /**
- * tempo_hw_debugfs_hqds() - print every MQD
- * @hw: the GPU
- * @m: where
+ * tempo_hw_hqd_state() - an HQD's live state, for debugfs
+ * @hqd: the queue
+ * @st: out: its state
  *
- * Context: process.
+ * Context: any; takes the engine's lock.
  */
-void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m)
+void tempo_hw_hqd_state(const struct tempo_hw_hqd *hqd,
+			struct tempo_hw_hqd_state *st)
 {
-	static const char * const names[] = { "gfx", "compute", "copy" };
-	u32 i, q;
+	struct tempo_engine *e = hqd->engine;
+	unsigned long flags;
 
-	seq_puts(m, "engine     queue pipe_prio queue_prio active running preempted rptr wptr done preemptions busy_ns\n");
-	for (i = 0; i < hw->num_engines; i++) {
-		struct tempo_engine *e = &hw->engines[i];
-
-		spin_lock_irq(&e->lock);
-		for (q = 0; q < e->num_hqds; q++) {
-			struct tempo_hw_hqd *h = &e->hqds[q];
-			u64 busy = h->busy_ns;
-			char name[16];
-
-			if (e->current_hqd == h)
-				busy += ktime_get_ns() - e->run_start;
-			snprintf(name, sizeof(name), "%s%u",
-				 names[e->engine_class], e->instance);
-			seq_printf(m, "%-10s %5u %9u %10u %6u %7u %9u %4u %4u %4llu %11llu %llu\n",
-				   name, q,
-				   h->mqd.pipe_priority, h->mqd.queue_priority,
-				   h->mqd.active, e->current_hqd == h,
-				   e->current_hqd != h && h->save.job,
-				   h->mqd.rptr, h->mqd.wptr, h->jobs_done,
-				   h->preemptions, busy);
-		}
-		spin_unlock_irq(&e->lock);
-	}
+	spin_lock_irqsave(&e->lock, flags);
+	st->active = hqd->mqd.active;
+	st->running = e->current_hqd == hqd;
+	st->preempted = !st->running && hqd->save.job;
+	st->rptr = hqd->mqd.rptr;
+	st->wptr = hqd->mqd.wptr;
+	st->jobs_done = hqd->jobs_done;
+	st->preemptions = hqd->preemptions;
+	st->busy_ns = hqd->busy_ns;
+	if (st->running)
+		st->busy_ns += ktime_get_ns() - e->run_start;
+	spin_unlock_irqrestore(&e->lock, flags);
 }
 
 /**
- * tempo_hw_debugfs_cus() - print the compute-unit pool's occupancy
+ * tempo_hw_cu_state() - the compute-unit pool's occupancy, for debugfs
  * @hw: the GPU
- * @m: where
+ * @st: out: its state
  *
- * Context: process.
+ * Context: process; takes the pool's lock.
  */
-void tempo_hw_debugfs_cus(struct tempo_hw *hw, struct seq_file *m)
+void tempo_hw_cu_state(struct tempo_hw *hw, struct tempo_hw_cu_state *st)
 {
 	struct tempo_cu_pool *pool = &hw->cus;
-	u32 busy;
-
-	u32 busy_low, high;
 
 	spin_lock(&pool->lock);
-	busy = pool->busy;
-	busy_low = pool->busy_low;
-	high = pool->high_queues;
+	st->busy = pool->busy;
+	st->busy_low = pool->busy_low;
+	st->high_queues = pool->high_queues;
 	spin_unlock(&pool->lock);
-	seq_printf(m, "cus: %u\nbusy: %u\nbusy_below_high: %u\nreserved_for_high: %u\nhigh_queues_with_work: %u\nsequencer: %s\nworkgroups_done: %lld\n",
-		   pool->num_cus, busy, busy_low, pool->reserved, high,
-		   pool->by_priority ? "priority" : "random",
-		   atomic64_read(&pool->groups_done));
+	st->num_cus = pool->num_cus;
+	st->reserved = pool->reserved;
+	st->by_priority = pool->by_priority;
+	st->groups_done = atomic64_read(&pool->groups_done);
 }

@@ -2,10 +2,16 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * The boundary between the driver and the hardware it drives. Only the
- * scheduler glue (tempo_sched.c), device setup (tempo_drv.c), the query and
- * debugfs code include this header; a backend for a real GPU would provide
- * the same functions.
+ * The boundary between the driver and the hardware it drives: a backend
+ * for a real GPU would provide the same functions and types.
+ *
+ * Outside hw/, only device setup (tempo_drv.c) includes this header, and
+ * the scheduler glue through its private header, tempo_sched.h. These are
+ * the only files of the driver that see the backend ("make gates" fails
+ * when another one includes this header or tempo_sched.h):
+ *
+ * Backend users: tempo_drv.c tempo_job.c tempo_sched.c tempo_sched.h
+ * tempo_sched_kunit.c
  */
 #ifndef _TEMPO_HW_H_
 #define _TEMPO_HW_H_
@@ -33,7 +39,6 @@
 #define TEMPO_HW_TIMESLICE_NS		(2 * NSEC_PER_MSEC)
 
 struct device;
-struct seq_file;
 struct tempo_hw;
 struct tempo_hw_hqd;
 
@@ -221,7 +226,51 @@ u64 tempo_hw_job_run_ns(struct tempo_hw_job *job);
 void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 			       u8 queue_priority);
 
-void tempo_hw_debugfs_hqds(struct tempo_hw *hw, struct seq_file *m);
-void tempo_hw_debugfs_cus(struct tempo_hw *hw, struct seq_file *m);
+/**
+ * struct tempo_hw_hqd_state - an HQD's live state, for debugfs
+ * @active: the MQD's active bit
+ * @running: its job holds the engine now
+ * @preempted: its job was preempted and is saved
+ * @rptr: read pointer
+ * @wptr: write pointer
+ * @jobs_done: jobs completed
+ * @preemptions: times it was preempted
+ * @busy_ns: time the command processor spent on it, the run in progress
+ *	included
+ */
+struct tempo_hw_hqd_state {
+	bool active;
+	bool running;
+	bool preempted;
+	u32 rptr;
+	u32 wptr;
+	u64 jobs_done;
+	u64 preemptions;
+	u64 busy_ns;
+};
+
+/**
+ * struct tempo_hw_cu_state - the compute-unit pool's occupancy
+ * @num_cus: compute units
+ * @busy: busy now
+ * @busy_low: of which for queues below the high pipe priority
+ * @reserved: kept for high-priority queues while one has work
+ * @high_queues: high-priority queues with work
+ * @by_priority: the sequencer follows queue priorities
+ * @groups_done: workgroups completed
+ */
+struct tempo_hw_cu_state {
+	u32 num_cus;
+	u32 busy;
+	u32 busy_low;
+	u32 reserved;
+	u32 high_queues;
+	bool by_priority;
+	u64 groups_done;
+};
+
+void tempo_hw_hqd_state(const struct tempo_hw_hqd *hqd,
+			struct tempo_hw_hqd_state *st);
+void tempo_hw_cu_state(struct tempo_hw *hw, struct tempo_hw_cu_state *st);
 
 #endif /* _TEMPO_HW_H_ */

@@ -11,13 +11,15 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include <drm/tempo_drm.h>
+
 #include "tempo_hw.h"
 
 struct task_struct;
 
 #define TEMPO_HW_MAX_QUEUES		10
 #define TEMPO_HW_MAX_CUS		64
-#define TEMPO_HW_MAX_ARGS		(TEMPO_HW_MAX_PACKET_DW - 5)
+#define TEMPO_HW_MAX_ARGS		(TEMPO_HW_MAX_PACKET_DW - DRM_TEMPO_DISPATCH_ARGS)
 
 /**
  * struct tempo_mqd - memory queue descriptor: how an HQD is programmed

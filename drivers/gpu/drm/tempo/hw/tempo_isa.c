@@ -20,9 +20,6 @@
 
 #include "tempo_hw_priv.h"
 
-#define TEMPO_PKT_OP_MASK	0xffu
-#define TEMPO_PKT_MBZ_MASK	0xff00u
-
 /**
  * tempo_isa_check_header() - split and check a packet header
  * @header: the first dword of a packet
@@ -35,10 +32,10 @@
  */
 int tempo_isa_check_header(u32 header, u32 *op, u32 *len)
 {
-	*op = header & TEMPO_PKT_OP_MASK;
-	*len = header >> 16;
+	*op = header & DRM_TEMPO_PKT_OP_MASK;
+	*len = header >> DRM_TEMPO_PKT_LEN_SHIFT;
 
-	if (header & TEMPO_PKT_MBZ_MASK)
+	if (header & DRM_TEMPO_PKT_MBZ_MASK)
 		return -EILSEQ;
 	if (*op > DRM_TEMPO_PKT_WRITE_ENGINE_ID)
 		return -EILSEQ;
@@ -64,25 +61,27 @@ static bool len_ok(const struct tempo_packet *pkt)
 {
 	switch (pkt->op) {
 	case DRM_TEMPO_PKT_NOP:
-		return true;
+		return pkt->len >= DRM_TEMPO_PKT_NOP_MIN_DW;
 	case DRM_TEMPO_PKT_WRITE_DATA:
-		return pkt->len >= 4;
+		return pkt->len >= DRM_TEMPO_PKT_WRITE_DATA_MIN_DW;
 	case DRM_TEMPO_PKT_WRITE_TIMESTAMP:
+		return pkt->len == DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW;
 	case DRM_TEMPO_PKT_WRITE_ENGINE_ID:
-		return pkt->len == 3;
+		return pkt->len == DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW;
 	case DRM_TEMPO_PKT_COPY:
+		return pkt->len == DRM_TEMPO_PKT_COPY_DW;
 	case DRM_TEMPO_PKT_ATOMIC:
-		return pkt->len == 6;
+		return pkt->len == DRM_TEMPO_PKT_ATOMIC_DW;
 	case DRM_TEMPO_PKT_FILL:
-		return pkt->len == 5;
+		return pkt->len == DRM_TEMPO_PKT_FILL_DW;
 	case DRM_TEMPO_PKT_WAIT_MEM:
-		return pkt->len == 8;
+		return pkt->len == DRM_TEMPO_PKT_WAIT_MEM_DW;
 	case DRM_TEMPO_PKT_DISPATCH:
-		return pkt->len >= 5;
+		return pkt->len >= DRM_TEMPO_PKT_DISPATCH_MIN_DW;
 	case DRM_TEMPO_PKT_BATCH_START:
-		return pkt->len == 4;
+		return pkt->len == DRM_TEMPO_PKT_BATCH_START_DW;
 	case DRM_TEMPO_PKT_END:
-		return pkt->len == 1;
+		return pkt->len == DRM_TEMPO_PKT_END_DW;
 	}
 	return false;
 }
@@ -109,10 +108,13 @@ static bool dispatch_ok(const struct tempo_packet *pkt, u32 engine_class)
 
 	if (engine_class == TEMPO_HW_CLASS_COPY)
 		return false;
-	if (kernel_args(pkt->dw[1]) != pkt->len - 5)
+	if (kernel_args(pkt->dw[DRM_TEMPO_DISPATCH_KERNEL]) !=
+	    pkt->len - DRM_TEMPO_DISPATCH_ARGS)
 		return false;
 	/* Three 32-bit counts: their product can pass 2^64. */
-	if (check_mul_overflow((u64)pkt->dw[2] * pkt->dw[3], (u64)pkt->dw[4],
+	if (check_mul_overflow((u64)pkt->dw[DRM_TEMPO_DISPATCH_GROUPS_X] *
+			       pkt->dw[DRM_TEMPO_DISPATCH_GROUPS_Y],
+			       (u64)pkt->dw[DRM_TEMPO_DISPATCH_GROUPS_Z],
 			       &groups))
 		return false;
 	return groups > 0 && groups <= TEMPO_HW_MAX_GROUPS;
@@ -122,15 +124,16 @@ static bool fields_ok(const struct tempo_packet *pkt, u32 engine_class)
 {
 	switch (pkt->op) {
 	case DRM_TEMPO_PKT_ATOMIC:
-		if (pkt->dw[3] == DRM_TEMPO_ATOMIC_INC)
-			return !tempo_isa_qword(pkt, 4);
-		return pkt->dw[3] == DRM_TEMPO_ATOMIC_ADD;
+		if (pkt->dw[DRM_TEMPO_ATOMIC_OP] == DRM_TEMPO_ATOMIC_INC)
+			return !tempo_isa_qword(pkt, DRM_TEMPO_ATOMIC_VALUE);
+		return pkt->dw[DRM_TEMPO_ATOMIC_OP] == DRM_TEMPO_ATOMIC_ADD;
 	case DRM_TEMPO_PKT_WAIT_MEM:
-		return pkt->dw[3] <= DRM_TEMPO_COMPARE_GE;
+		return pkt->dw[DRM_TEMPO_WAIT_MEM_COMPARE] <= DRM_TEMPO_COMPARE_GE;
 	case DRM_TEMPO_PKT_DISPATCH:
 		return dispatch_ok(pkt, engine_class);
 	case DRM_TEMPO_PKT_BATCH_START:
-		return !(pkt->dw[3] & ~DRM_TEMPO_BATCH_CHAIN);
+		return !(pkt->dw[DRM_TEMPO_BATCH_START_FLAGS] &
+			 ~DRM_TEMPO_BATCH_CHAIN);
 	}
 	return true;
 }

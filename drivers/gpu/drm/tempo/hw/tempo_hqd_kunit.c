@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * KUnit suite of HQD arbitration (tempo_hqd.c), on an engine that is
+ * not started.
+ */
+
+#include <linux/wait.h>
+
+#include <kunit/test.h>
+
+#include "tempo_hw_priv.h"
+
+/* An engine of four queues, not started, for arbitration. */
+static struct tempo_engine *fake_engine(struct kunit *test)
+{
+	struct tempo_hw *hw = kunit_kzalloc(test, sizeof(*hw), GFP_KERNEL);
+	struct tempo_engine *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 q;
+
+	KUNIT_ASSERT_NOT_NULL(test, hw);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	hw->config.starve_ns = 100 * NSEC_PER_MSEC;
+	e->hw = hw;
+	spin_lock_init(&e->lock);
+	init_waitqueue_head(&e->wq);
+	e->num_hqds = 4;
+	for (q = 0; q < 4; q++) {
+		e->hqds[q].engine = e;
+		e->hqds[q].index = q;
+		e->hqds[q].mqd.active = true;
+		e->hqds[q].mqd.pipe_priority = 1;
+		e->hqds[q].mqd.queue_priority = 7;
+	}
+	return e;
+}
+
+static void give_work(struct tempo_hw_hqd *hqd)
+{
+	hqd->mqd.wptr = hqd->mqd.rptr + 1;
+}
+
+static void hqd_arbitration(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	u64 slice;
+
+	KUNIT_EXPECT_NULL(test, tempo_hqd_select(e, &slice));
+	give_work(&e->hqds[1]);
+	give_work(&e->hqds[2]);
+	/* equal priorities: the lowest index */
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], tempo_hqd_select(e, &slice));
+	/* queue priority decides within a pipe priority */
+	e->hqds[2].mqd.queue_priority = 8;
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[2], tempo_hqd_select(e, &slice));
+	/* pipe priority first */
+	give_work(&e->hqds[3]);
+	e->hqds[3].mqd.pipe_priority = 2;
+	e->hqds[3].mqd.queue_priority = 0;
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[3], tempo_hqd_select(e, &slice));
+	/* inactive queues never run */
+	e->hqds[3].mqd.active = false;
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[2], tempo_hqd_select(e, &slice));
+}
+
+static void hqd_preemption_and_aging(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	u64 slice;
+
+	give_work(&e->hqds[0]);
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
+	/* a higher queue with work preempts */
+	give_work(&e->hqds[2]);
+	e->hqds[2].mqd.pipe_priority = 2;
+	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
+	/* a lower one does not, until it has waited past the bound */
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[2], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[2], 0));
+	e->hqds[0].waiting_since = ktime_get_ns() - 200 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, &e->hqds[2], 0));
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	/* and then keeps a timeslice (not over yet: a slow kernel may take
+	 * longer than one to get here)
+	 */
+	KUNIT_EXPECT_NE(test, 0ull, slice);
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0],
+							ktime_get_ns() + NSEC_PER_SEC));
+}
+
+static struct kunit_case tempo_hqd_cases[] = {
+	KUNIT_CASE(hqd_arbitration),
+	KUNIT_CASE(hqd_preemption_and_aging),
+	{}
+};
+
+static struct kunit_suite tempo_hqd_suite = {
+	.name = "tempo_hqd",
+	.test_cases = tempo_hqd_cases,
+};
+
+kunit_test_suite(tempo_hqd_suite);

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * KUnit suite of the priority mapping (tempo_priority_map()).
+ */
+
+#include <kunit/test.h>
+
+#include <drm/tempo_drm.h>
+
+#include "tempo_drv.h"
+
+static struct tempo_device *fake_device(struct kunit *test, u32 policy)
+{
+	struct tempo_device *tdev = kunit_kzalloc(test, sizeof(*tdev),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, tdev);
+	tdev->hqd_policy = policy;
+	return tdev;
+}
+
+static void priority_static(struct kunit *test)
+{
+	struct tempo_device *tdev = fake_device(test, TEMPO_HQD_STATIC);
+	struct tempo_prio p;
+
+	p = tempo_priority_map(tdev, DRM_TEMPO_PRIORITY_VERY_LOW);
+	KUNIT_EXPECT_EQ(test, TEMPO_SCHED_PRIORITY_LOW, p.sched);
+	KUNIT_EXPECT_FALSE(test, p.high);
+	p = tempo_priority_map(tdev, DRM_TEMPO_PRIORITY_NORMAL);
+	KUNIT_EXPECT_EQ(test, DRM_SCHED_PRIORITY_NORMAL, p.sched);
+	KUNIT_EXPECT_EQ(test, TEMPO_PIPE_PRIO_NORMAL, p.pipe);
+	KUNIT_EXPECT_EQ(test, TEMPO_QUEUE_PRIO_NORMAL, p.queue);
+	p = tempo_priority_map(tdev, 1);
+	KUNIT_EXPECT_EQ(test, DRM_SCHED_PRIORITY_HIGH, p.sched);
+	KUNIT_EXPECT_TRUE(test, p.high);
+	KUNIT_EXPECT_EQ(test, TEMPO_PIPE_PRIO_HIGH, p.pipe);
+	KUNIT_EXPECT_EQ(test, TEMPO_QUEUE_PRIO_MAX, p.queue);
+}
+
+static void priority_dynamic(struct kunit *test)
+{
+	struct tempo_device *tdev = fake_device(test, TEMPO_HQD_DYNAMIC);
+	s32 prio;
+	u8 last = 0;
+
+	KUNIT_EXPECT_EQ(test, 0, tempo_priority_map(tdev, -1023).queue);
+	KUNIT_EXPECT_EQ(test, 15, tempo_priority_map(tdev, 1023).queue);
+	/* monotonic, and the pipe priority follows the queue priority */
+	for (prio = -1023; prio <= 1023; prio++) {
+		struct tempo_prio p = tempo_priority_map(tdev, prio);
+
+		KUNIT_EXPECT_GE(test, p.queue, last);
+		KUNIT_EXPECT_EQ(test, p.pipe,
+				p.queue <= 6 ? 0 : p.queue <= 10 ? 1 : 2);
+		last = p.queue;
+	}
+}
+
+static struct kunit_case tempo_priority_cases[] = {
+	KUNIT_CASE(priority_static),
+	KUNIT_CASE(priority_dynamic),
+	{}
+};
+
+static struct kunit_suite tempo_priority_suite = {
+	.name = "tempo_priority",
+	.test_cases = tempo_priority_cases,
+};
+
+kunit_test_suite(tempo_priority_suite);

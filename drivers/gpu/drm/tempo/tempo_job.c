@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Copyright (c) 2026 The tempo authors
+ */
+
+/**
+ * DOC: Jobs
+ *
+ * A job is what one exec asks of the hardware: one batch (or a gang of
+ * batches for a parallel slot), its hardware fence, the address space it
+ * runs in. The rest of the driver holds a job as an opaque pointer and
+ * goes through this file: allocate it (counted against its file's jobs in
+ * flight), make it a scheduler job of a slot, add dependencies, push it.
+ *
+ * The hardware walks a job's address space through the job's MMU, which
+ * translates with tempo_vm_translate() under the VM's reader lock.
+ *
+ * Every job alive is counted device-wide: jobs dropped with their entity
+ * are freed from a work item once their dependencies signal, possibly
+ * after every file closed, and the module may not go before them.
+ */
+
+#include <linux/slab.h>
+
+#include <drm/drm_file.h>
+
+#include "tempo_sched.h"
+#include "tempo_trace.h"
+
+static struct tempo_vm *mmu_vm(struct tempo_hw_mmu *mmu)
+{
+	return container_of(mmu, struct tempo_job, mmu)->vm;
+}
+
+static void job_mmu_lock(struct tempo_hw_mmu *mmu)
+	__acquires(mmu)
+{
+	tempo_vm_lock_translations(mmu_vm(mmu));
+}
+
+static void job_mmu_unlock(struct tempo_hw_mmu *mmu)
+	__releases(mmu)
+{
+	tempo_vm_unlock_translations(mmu_vm(mmu));
+}
+
+static void *job_mmu_translate(struct tempo_hw_mmu *mmu, u64 va, u32 len,
+			       bool write)
+{
+	return tempo_vm_translate(mmu_vm(mmu), va, len, write);
+}
+
+static const struct tempo_hw_mmu_ops tempo_job_mmu_ops = {
+	.lock = job_mmu_lock,
+	.unlock = job_mmu_unlock,
+	.translate = job_mmu_translate,
+};
+
+static atomic_t jobs_alive = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
+
+/* Count a job in, against its file's limit; false when the file is full. */
+static bool job_count_in(struct tempo_usage *usage)
+{
+	if (atomic_inc_return(&usage->jobs) > tempo_params.max_jobs) {
+		atomic_dec(&usage->jobs);
+		return false;
+	}
+	atomic_inc(&jobs_alive);
+	return true;
+}
+
+/* The last thing a job does: teardown may go on once it is counted out. */
+static void job_count_out(struct tempo_usage *usage)
+{
+	atomic_dec(&usage->jobs);
+	tempo_usage_put(usage);
+	if (atomic_dec_and_test(&jobs_alive))
+		wake_up_all(&jobs_wq);
+}
+
+static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
+		      const u64 *batches)
+{
+	struct tempo_gang_job *g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
+	u32 i;
+
+	if (!g)
+		return -ENOMEM;
+	g->hw.width = slot->width;
+	g->hw.fence = job->hw.fence;
+	g->num_siblings = slot->num_siblings;
+	memcpy(g->siblings, slot->siblings,
+	       slot->width * slot->num_siblings * sizeof(g->siblings[0]));
+	for (i = 0; i < slot->width; i++) {
+		g->hw.members[i].mmu = &job->mmu;
+		g->hw.members[i].batch_va = batches[i];
+	}
+	job->gang = g;
+	return 0;
+}
+
+/**
+ * tempo_job_alloc() - allocate a job and its hardware fence
+ * @usage: the submitting file's usage, which counts its jobs in flight;
+ *	referenced by the job
+ * @vm: address space of the job, referenced by the job
+ * @slot: the slot it is for
+ * @batches: GPU addresses of its batches, @slot->width of them
+ *
+ * Everything is charged to the caller's memory cgroup.
+ *
+ * Context: process; may sleep.
+ * Return: the job, ERR_PTR(-EAGAIN) when the file already has
+ * &tempo_params.max_jobs jobs in flight, or ERR_PTR(-ENOMEM).
+ */
+struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
+				  struct tempo_vm *vm,
+				  const struct tempo_slot *slot,
+				  const u64 *batches)
+{
+	struct tempo_job *job;
+
+	BUILD_BUG_ON(TEMPO_MAX_BATCHES > TEMPO_HW_MAX_WIDTH);
+	if (!job_count_in(usage))
+		return ERR_PTR(-EAGAIN);
+	tempo_usage_get(usage);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (!job)
+		goto err_count;
+	job->usage = usage;
+	job->dequeued = true;	/* until pushed */
+	job->hw.fence = tempo_hw_fence_alloc();
+	if (!job->hw.fence)
+		goto err_free;
+	job->vm = tempo_vm_get(vm);
+	job->mmu.ops = &tempo_job_mmu_ops;
+	job->hw.mmu = &job->mmu;
+	job->hw.batch_va = batches[0];
+	if (slot->kind == TEMPO_SLOT_PARALLEL && gang_alloc(job, slot, batches))
+		goto err_put;
+	return job;
+
+err_put:
+	tempo_vm_put(job->vm);
+	tempo_hw_fence_free(job->hw.fence);
+err_free:
+	kfree(job);
+err_count:
+	job_count_out(usage);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * tempo_job_init() - make a job a scheduler job of a context slot
+ * @job: the job
+ * @ctx: the context; the job references its state
+ * @entity: the entity of the slot of @ctx that takes the job
+ * @owner: the slot, as drm_sched's owner of the job
+ * @file: the submitting file
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
+		   struct drm_sched_entity *entity, void *owner,
+		   struct drm_file *file)
+{
+	u32 i;
+	int ret;
+
+	job->state = tempo_ctx_state_get(ctx->state);
+	job->hw.cancel = &job->state->guilty;
+	for (i = 0; job->gang && i < job->gang->hw.width; i++)
+		job->gang->hw.members[i].cancel = &job->state->guilty;
+	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
+	ret = tempo_compat_job_init(&job->base, entity, owner, file->client_id);
+	job->inited = !ret;
+	return ret;
+}
+
+/**
+ * tempo_job_add_dependency() - the job runs after a fence signals
+ * @job: the job, initialised
+ * @fence: the fence; the reference is the job's, even on failure
+ *
+ * Context: process; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int tempo_job_add_dependency(struct tempo_job *job, struct dma_fence *fence)
+{
+	return drm_sched_job_add_dependency(&job->base, fence);
+}
+
+/*
+ * Gangs of one parallel slot run one after the other: each waits for the
+ * hardware fence of the slot's previous gang (members of consecutive gangs
+ * are on different HQDs, so ring order alone does not order them, and
+ * drm_sched ignores dependencies on the entity's own fences). The gang's
+ * fence is initialised here, in the slot's own fence context, so the next
+ * gang can depend on it.
+ */
+static int job_order_gang(struct tempo_job *job, struct tempo_slot *slot)
+{
+	struct tempo_hw_fence *fence = job->hw.fence;
+	int ret;
+
+	if (!job->gang)
+		return 0;
+	if (slot->last && !dma_fence_is_signaled(slot->last)) {
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(slot->last));
+		if (ret)
+			return ret;
+	}
+	tempo_hw_fence_init(fence, slot->fence_context, ++slot->seqno);
+	job->fence_inited = true;
+	dma_fence_put(slot->last);
+	slot->last = dma_fence_get(&fence->base);
+	return 0;
+}
+
+/**
+ * tempo_job_push() - hand a job to its slot's entity
+ * @job: the job, initialised, its dependencies added
+ * @ctx: its context
+ * @slot: the slot of @ctx it was initialised for
+ * @ctx_id: the context's id, for the trace
+ *
+ * Under the context's lock: a gang is ordered after the slot's previous
+ * one, a balanced slot is pointed at its least-loaded sibling, then the
+ * job is armed (the point of no return) and pushed. On success the job
+ * belongs to the scheduler.
+ *
+ * Context: process; takes the context's lock.
+ * Return: a reference to the job's finished fence, or an ERR_PTR() when
+ * nothing was pushed.
+ */
+struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
+				 struct tempo_slot *slot, u32 ctx_id)
+{
+	struct dma_fence *fence;
+	int ret;
+
+	mutex_lock(&ctx->lock);
+	ret = job_order_gang(job, slot);
+	if (ret) {
+		mutex_unlock(&ctx->lock);
+		return ERR_PTR(ret);
+	}
+	tempo_map_balance(ctx->tdev, slot, job->prio.high);
+	drm_sched_job_arm(&job->base);
+	fence = dma_fence_get(&job->base.s_fence->finished);
+	atomic_inc(&job->state->in_flight);
+	atomic_inc(&job->state->queued);
+	job->dequeued = false;
+	trace_tempo_job_queued(&job->base, ctx_id, slot - ctx->slots,
+			       tempo_ctx_priority(ctx));
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ctx->lock);
+	return fence;
+}
+
+/**
+ * tempo_job_dequeued() - the job left its entity
+ * @job: the job: run_job took it, or it is freed without
+ *
+ * Context: any.
+ */
+void tempo_job_dequeued(struct tempo_job *job)
+{
+	struct tempo_ctx_state *state = job->state;
+
+	if (job->dequeued || !state)
+		return;
+	job->dequeued = true;
+	if (atomic_dec_and_test(&state->queued))
+		wake_up_all(&state->idle_wq);
+}
+
+/**
+ * tempo_job_cancel_gang() - signal the fence of a gang that never ran
+ * @job: a parallel job whose fence was initialised at exec
+ * @error: the error its fence carries
+ *
+ * The slot's next gang depends on the fence: it must signal even when the
+ * gang never reaches the hardware.
+ *
+ * Context: any.
+ */
+void tempo_job_cancel_gang(struct tempo_job *job, int error)
+{
+	struct dma_fence *fence = &job->hw.fence->base;
+	bool cookie;
+
+	if (dma_fence_is_signaled(fence))
+		return;
+	cookie = dma_fence_begin_signalling();
+	dma_fence_set_error(fence, error);
+	dma_fence_signal(fence);
+	dma_fence_end_signalling(cookie);
+}
+
+static void account_one(struct tempo_usage *usage, struct tempo_hw_job *hw,
+			u64 busy_ns)
+{
+	struct tempo_hw_hqd_info info;
+
+	if (!hw->hqd)
+		return;
+	tempo_hw_hqd_info(hw->hqd, &info);
+	tempo_usage_add(usage, info.engine_class, busy_ns, hw->cpu_ns);
+}
+
+/**
+ * tempo_job_account() - add an ended job's engine and CPU time to its file
+ * @job: the job, its scheduler fences still referenced
+ *
+ * Jobs that never reached the hardware add nothing.
+ *
+ * Context: any.
+ */
+void tempo_job_account(struct tempo_job *job)
+{
+	struct drm_sched_fence *s_fence = job->base.s_fence;
+	ktime_t start, end;
+	u64 busy;
+	u32 i;
+
+	if (!s_fence ||
+	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->scheduled.flags) ||
+	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->finished.flags))
+		return;
+	start = s_fence->scheduled.timestamp;
+	end = s_fence->finished.timestamp;
+	if (ktime_before(end, start))
+		return;
+	busy = ktime_to_ns(ktime_sub(end, start));
+	if (!job->gang) {
+		account_one(job->usage, &job->hw, busy);
+		return;
+	}
+	for (i = 0; i < job->gang->hw.width; i++)
+		account_one(job->usage, &job->gang->hw.members[i], busy);
+}
+
+/**
+ * tempo_job_free() - free a job
+ * @job: the job; if it was initialised, drm_sched_job_cleanup() was called
+ *
+ * The hardware fence is freed here if the job never reached the hardware,
+ * else its last reference frees it.
+ *
+ * Context: process.
+ */
+void tempo_job_free(struct tempo_job *job)
+{
+	struct dma_fence *fence = &job->hw.fence->base;
+	struct tempo_usage *usage = job->usage;
+
+	tempo_job_dequeued(job);
+	if (job->gang && job->fence_inited && !job->submitted)
+		tempo_job_cancel_gang(job, -ECANCELED);
+	if (job->fence_inited)
+		dma_fence_put(fence);
+	else
+		tempo_hw_fence_free(job->hw.fence);
+	tempo_ctx_state_put(job->state);
+	tempo_vm_put(job->vm);
+	kfree(job->gang);
+	kfree(job);
+	job_count_out(usage);
+}
+
+/**
+ * tempo_job_discard() - free a job that was never pushed
+ * @job: the job, from tempo_job_alloc(), initialised or not
+ *
+ * Context: process.
+ */
+void tempo_job_discard(struct tempo_job *job)
+{
+	if (job->inited)
+		drm_sched_job_cleanup(&job->base);
+	tempo_job_free(job);
+}
+
+/**
+ * tempo_job_wait_all_freed() - wait until every job was freed
+ * @tdev: the device, its hardware stopped, so that every fence it was
+ *	given has signalled and jobs dropped with their entity see their
+ *	dependencies signal
+ *
+ * Waits as long as it takes: a job outliving the module would call into
+ * freed code. Only a job that depends on a fence of another driver that
+ * never signals can keep it waiting; it says so every 10 s.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_job_wait_all_freed(struct tempo_device *tdev)
+{
+	while (!wait_event_timeout(jobs_wq, !atomic_read(&jobs_alive),
+				   10 * HZ))
+		drm_warn(&tdev->drm, "%d jobs still alive at teardown\n",
+			 atomic_read(&jobs_alive));
+}

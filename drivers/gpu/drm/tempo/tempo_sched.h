@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * Private to the scheduler glue (tempo_sched.c and its KUnit suite): jobs
+ * as the hardware sees them. The rest of the driver handles a job only as
+ * an opaque &struct tempo_job, through the functions of tempo_drv.h.
+ */
+#ifndef _TEMPO_SCHED_H_
+#define _TEMPO_SCHED_H_
+
+#include "hw/tempo_hw.h"
+#include "tempo_drv.h"
+
+/**
+ * struct tempo_gang_job - what a parallel job carries to run_job
+ * @hw: the gang as written into the HQD rings
+ * @num_siblings: siblings per batch
+ * @siblings: the candidate engines, as &tempo_slot.siblings
+ */
+struct tempo_gang_job {
+	struct tempo_hw_gang hw;
+	u32 num_siblings;
+	struct tempo_engine_desc *siblings[TEMPO_MAX_BATCHES * TEMPO_MAX_SIBLINGS];
+};
+
+/**
+ * struct tempo_job - a job from exec to free
+ * @base: the scheduler job
+ * @hw: what is written in the HQD ring
+ * @mmu: the job's address space as the hardware walks it (@vm's)
+ * @usage: its file's usage, referenced; counts it in flight
+ * @vm: the address space, referenced
+ * @state: its context's state, referenced
+ * @prio: its priority, as the context had it at exec
+ * @gang: for a parallel slot, the gang; @hw is then unused but for its
+ *	fence, which is the gang's
+ * @hw_done: called when the hardware fence signals
+ * @inited: the job was initialised as a scheduler job
+ * @fence_inited: the hardware fence was initialised (by run_job, or at
+ *	exec for a gang, so that the slot's next gang can depend on it)
+ * @submitted: run_job wrote the job into the HQD rings
+ * @dequeued: run_job took the job from its entity, or it was freed
+ *	without; counted out of &tempo_ctx_state.queued
+ */
+struct tempo_job {
+	struct drm_sched_job base;
+	struct tempo_hw_job hw;
+	struct tempo_hw_mmu mmu;
+	struct tempo_usage *usage;
+	struct tempo_vm *vm;
+	struct tempo_ctx_state *state;
+	struct tempo_prio prio;
+	struct tempo_gang_job *gang;
+	struct dma_fence_cb hw_done;
+	bool inited;
+	bool fence_inited;
+	bool submitted;
+	bool dequeued;
+};
+
+static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct tempo_job, base);
+}
+
+/* tempo_job.c */
+void tempo_job_dequeued(struct tempo_job *job);
+void tempo_job_cancel_gang(struct tempo_job *job, int error);
+void tempo_job_account(struct tempo_job *job);
+void tempo_job_free(struct tempo_job *job);
+
+#endif /* _TEMPO_SCHED_H_ */
