@@ -58,32 +58,24 @@ else
 	skip_step "no CMakeLists.txt"
 fi
 
-section "uAPI tests (make -C tests/uapi)"
-if [ -f tests/uapi/Makefile ]; then
-	$make -C tests/uapi || fail_step "make -C tests/uapi"
-else
-	skip_step "no tests/uapi/Makefile"
-fi
-
-section "uAPI fuzzer (make -C tools/tempo-fuzz)"
-$make -C tools/tempo-fuzz || fail_step "make -C tools/tempo-fuzz"
 
 # stress_suite NAME HANG_CYCLES MODULE_CYCLES [tools/vm/run options]: one
 # VM boot with a short job timeout running the hang-and-recover cycles,
 # the module unload/reload cycles with work in flight (they reload it
-# with the default timeout: their holders keep jobs waiting on purpose),
-# and the fuzzer as root and as the unprivileged user
-# (tools/tempo-fuzz/README.rst).
+# with a long timeout: their holders keep jobs waiting on purpose, and
+# the debug kernel is slow to get to their release), half as many again
+# with a 100 ms timeout (jobs time out while the module goes), and the
+# fuzzer as root and as the unprivileged user (tools/tempo-fuzz/README.rst).
 stress_suite() {
 	local name=$1 hangs=$2 cycles=$3
 	shift 3
 	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
 		"$probe" \
-		"TEMPO_HANG_CYCLES=$hangs build/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
-		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=2000 $modparams' tests/guest/module-cycles.sh" \
+		"TEMPO_HANG_CYCLES=$hangs build/cmake/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
+		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=10000 $modparams' tests/guest/module-cycles.sh" \
 		"TEMPO_MODULE_CYCLES=$((cycles / 2)) TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
-		"build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
-		"user:build/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
+		"build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
+		"user:build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
 }
 
 # debug_suite: the whole suite once more on the debug kernel (KASAN,
@@ -180,10 +172,10 @@ if [ "$module_ok" = 1 ]; then
 	# The scheduling tests again with the other HQD policy and the
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
-		"$probe" build/tests/uapi/priority build/tests/uapi/sched \
-		build/tests/uapi/exec build/tests/uapi/reset build/tests/uapi/trace \
-		build/tests/uapi/parallel \
-		"build/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only"
+		"$probe" build/cmake/tests/uapi/priority build/cmake/tests/uapi/sched \
+		build/cmake/tests/uapi/exec build/cmake/tests/uapi/reset build/cmake/tests/uapi/trace \
+		build/cmake/tests/uapi/parallel \
+		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only"
 	stress_suite stress 100 50
 	debug_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then

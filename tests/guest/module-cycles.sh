@@ -9,7 +9,7 @@
 # First checks that unloading is refused while a file of the device is
 # open; then runs $TEMPO_MODULE_CYCLES cycles (default 50), each one:
 #
-#   1. starts build/tools/tempo-fuzz/tempo-hold, which opens the device
+#   1. starts build/cmake/tests/tempo-hold/tempo-hold, which opens the device
 #      and submits work that cannot finish by itself (a job waiting on a
 #      gate, jobs queued behind it, a long SPIN dispatch, depending on
 #      the cycle), and waits until it is submitted;
@@ -45,7 +45,7 @@ set -u
 
 cd "$(dirname "$0")/../.." || exit 1
 repo=$(pwd)
-hold=$repo/build/tools/tempo-fuzz/tempo-hold
+hold=$repo/build/cmake/tests/tempo-hold/tempo-hold
 scan=$repo/tools/vm/scan-log
 cycles=${TEMPO_MODULE_CYCLES:-50}
 fence_cycles=${TEMPO_MODULE_CYCLES_FENCE:-0}
@@ -68,7 +68,7 @@ totals() {
 }
 
 [ "$(id -u)" = 0 ] || skip_all "needs root (loads and unloads the module)"
-[ -x "$hold" ] || skip_all "$hold not built (make -C tools/tempo-fuzz)"
+[ -x "$hold" ] || skip_all "$hold not built (make tools)"
 [ -x $BB ] || BB=
 [[ $cycles =~ ^[0-9]+$ ]] || skip_all "TEMPO_MODULE_CYCLES='$cycles' is not a number"
 

@@ -11,7 +11,7 @@
 # unprivileged test user instead of root.  Without COMMANDs (or with
 # --discover) the test programs are found:
 #
-#   build/tests/uapi/*       kselftest-harness (TAP/KTAP) programs
+#   build/cmake/tests/uapi/*       kselftest-harness (TAP/KTAP) programs
 #   build/cmake/tests/**/    GoogleTest programs named *_test or *tests
 #   tests/guest/unprivileged.list
 #                            commands also run as the unprivileged user,
@@ -88,10 +88,10 @@ for l in "${lists[@]}"; do
 done
 
 if [ "$discover" = 1 ]; then
-	if [ -d build/tests/uapi ]; then
+	if [ -d build/cmake/tests/uapi ]; then
 		while IFS= read -r f; do
 			cmds+=("$f")
-		done < <(find build/tests/uapi -maxdepth 1 -type f -perm -u+x \
+		done < <(find build/cmake/tests/uapi -maxdepth 1 -type f -perm -u+x \
 			! -name '*.o' ! -name '*.d' ! -name '*.so' ! -name '.*' | LC_ALL=C sort)
 	fi
 	if [ -d build/cmake/tests ]; then
@@ -104,7 +104,7 @@ if [ "$discover" = 1 ]; then
 fi
 
 if [ ${#cmds[@]} -eq 0 ]; then
-	echo "run-all: no test programs found (build them first: make tools; make -C tests/uapi)"
+	echo "run-all: no test programs found (build them first: make tools)"
 	echo "0 passed, 0 failed, 0 skipped"
 	exit 2
 fi

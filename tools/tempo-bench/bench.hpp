@@ -17,7 +17,7 @@
 
 #include <tempo/tempo.hpp>
 
-#include "tooling/stats.hpp"
+#include "tempo-tooling/stats.hpp"
 
 namespace tempo::bench {
 

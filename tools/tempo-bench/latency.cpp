@@ -45,10 +45,10 @@
 #include <vector>
 
 #include "bench.hpp"
-#include "load.hpp"
-#include "svg_plot.hpp"
-#include "tooling/json.hpp"
-#include "tooling/options.hpp"
+#include "tempo-tooling/load.hpp"
+#include "tempo-tooling/svg_plot.hpp"
+#include "tempo-tooling/json.hpp"
+#include "tempo-tooling/options.hpp"
 
 namespace tempo::bench {
 

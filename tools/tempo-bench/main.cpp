@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "bench.hpp"
-#include "tooling/options.hpp"
+#include "tempo-tooling/options.hpp"
 
 namespace tempo::bench {
 

@@ -24,7 +24,7 @@
 #include <drm.h>
 
 #include "bench.hpp"
-#include "tooling/options.hpp"
+#include "tempo-tooling/options.hpp"
 
 namespace tempo::bench {
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "bench.hpp"
-#include "tooling/options.hpp"
+#include "tempo-tooling/options.hpp"
 
 namespace tempo::bench {
 

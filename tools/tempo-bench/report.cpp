@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "bench.hpp"
-#include "tooling/json.hpp"
+#include "tempo-tooling/json.hpp"
 
 namespace tempo::bench {
 

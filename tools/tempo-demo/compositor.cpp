@@ -35,8 +35,8 @@
 #include <tempo/packet.hpp>
 #include <tempo/sync.hpp>
 
-#include "../tempo-bench/load.hpp"
-#include "../tempo-bench/svg_plot.hpp"
+#include "tempo-tooling/load.hpp"
+#include "tempo-tooling/svg_plot.hpp"
 
 namespace tempo::demo {
 

@@ -42,7 +42,7 @@
 #include <tempo/tempo.hpp>
 
 #include "compositor.hpp"
-#include "tooling/options.hpp"
+#include "tempo-tooling/options.hpp"
 
 namespace {
 

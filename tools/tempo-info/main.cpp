@@ -16,8 +16,8 @@
 
 #include <tempo/tempo.hpp>
 
-#include "tooling/json.hpp"
-#include "tooling/options.hpp"
+#include "tempo-tooling/json.hpp"
+#include "tempo-tooling/options.hpp"
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "tooling/options.hpp"
+#include "tempo-tooling/options.hpp"
 #include "top.hpp"
 
 namespace {

@@ -30,7 +30,7 @@
 
 #include <tempo/types.hpp>
 
-#include "tooling/json.hpp"
+#include "tempo-tooling/json.hpp"
 
 namespace tempo::top {
 

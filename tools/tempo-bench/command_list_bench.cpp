@@ -22,7 +22,7 @@
  * - Visit: the cost per command of visiting a 1,000-command list (default
  *   operation ignore, re-append, and a concrete visitor).
  *
- *   tools/vm/run -- build/cmake/benchmarks/tempo-command-list-bench
+ *   tools/vm/run -- build/cmake/tools/tempo-bench/tempo-command-list-bench
  *
  * Google Benchmark's options apply (--benchmark_filter, --benchmark_min_time,
  * --benchmark_format=json, ...).
@@ -350,7 +350,7 @@ int main(int argc, char** argv)
         if (!s.device) {
             std::fprintf(stderr,
                          "tempo-command-list-bench: no tempo device (run it in the VM: "
-                         "tools/vm/run -- build/cmake/benchmarks/tempo-command-list-bench)\n");
+                         "tools/vm/run -- build/cmake/tools/tempo-bench/tempo-command-list-bench)\n");
             return 77;
         }
         tempo::Engine engine{tempo::EngineClass::Compute, 0};
