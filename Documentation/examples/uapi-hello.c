@@ -2,44 +2,23 @@
 /*
  * The smallest complete use of the tempo uAPI: find the device, make a
  * buffer, map it for the GPU, write a batch, run it, wait, check.
- * Build: cc -I uapi $(pkg-config --cflags libdrm) uapi-hello.c \
- *        $(pkg-config --libs libdrm)
+ *
+ * tempo_device_open() comes from tools/lib/tempo-uapi: it opens the render
+ * node whose driver is tempo (drmGetDevices2() and DRM_IOCTL_VERSION), or
+ * $TEMPO_DEVICE. Build:
+ *   cc -I uapi -I tools/lib/tempo-uapi $(pkg-config --cflags libdrm) \
+ *      Documentation/examples/uapi-hello.c tools/lib/tempo-uapi/device.c \
+ *      $(pkg-config --libs libdrm)
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <xf86drm.h>
 #include <drm/tempo_drm.h>
 
-static int open_tempo(void)
-{
-	char path[64];
-	int i;
-
-	for (i = 128; i < 192; i++) {
-		drmVersionPtr v;
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (v && !strcmp(v->name, "tempo")) {
-			drmFreeVersion(v);
-			return fd;
-		}
-		drmFreeVersion(v);
-		close(fd);
-	}
-	return -1;
-}
+#include "tempo_uapi.h"
 
 int main(void)
 {
@@ -52,7 +31,7 @@ int main(void)
 	struct drm_tempo_exec exec = { 0 };
 	uint32_t *cpu, n = 0;
 	uint64_t batch, result;
-	int fd = open_tempo();
+	int fd = tempo_device_open();
 
 	if (fd < 0) {
 		fprintf(stderr, "no tempo device\n");

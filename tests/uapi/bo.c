@@ -13,9 +13,7 @@ FIXTURE(bo) {
 FIXTURE_SETUP(bo)
 {
 	self->page = tempo_page_size();
-	self->fd = tempo_open_render();
-	if (self->fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-self->fd));
+	TEMPO_OPEN_SETUP(self->fd);
 }
 
 FIXTURE_TEARDOWN(bo)
@@ -191,7 +189,7 @@ TEST_F(bo, gem_close_frees_the_handle)
 TEST_F(bo, handles_are_per_file)
 {
 	struct drm_tempo_bo_mmap_offset m = { 0 };
-	int other = tempo_open_render();
+	int other = tempo_device_open();
 
 	ASSERT_LE(0, other);
 	ASSERT_EQ(0, tempo_bo_create(self->fd, self->page, &m.handle));

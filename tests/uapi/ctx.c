@@ -10,55 +10,23 @@
  */
 #include "tempo_test.h"
 
-FIXTURE(ctx) {
-	struct tempo_env env;
-	bool nice;		/* CAP_SYS_NICE: may ask for HIGH and above */
-};
+TEMPO_ENV_FIXTURE(ctx)
 
-FIXTURE_SETUP(ctx)
-{
-	int fd;
-
-	self->env.fd = -1;
-	self->nice = tempo_has_cap_sys_nice();
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-}
-
-FIXTURE_TEARDOWN(ctx)
-{
-	tempo_env_fini(&self->env);
-}
-
-#define NEED_NICE() do { \
-	if (!self->nice) \
-		SKIP(return, "needs CAP_SYS_NICE (euid %u)", geteuid()); \
-} while (0)
-
-#define NEED_NOT_NICE() do { \
-	if (self->nice) \
-		SKIP(return, "needs a caller without CAP_SYS_NICE (euid %u)", \
-		     geteuid()); \
-} while (0)
-
+/* CTX_CREATE as given: 0 or -errno. */
 static int create_raw(int fd, struct drm_tempo_ctx_create *c)
 {
-	return ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, c);
+	return tempo_ioctl_raw(fd, DRM_IOCTL_TEMPO_CTX_CREATE, c);
 }
 
+/* CTX_GET_PARAM or CTX_SET_PARAM (@request) as given: 0 or -errno. */
 static int param_raw(int fd, unsigned long request, uint32_t ctx_id,
 		     uint32_t param, int64_t value, uint64_t pad)
 {
 	struct drm_tempo_ctx_param p = {
-		.ctx_id = ctx_id,
-		.param = param,
-		.value = value,
-		.pad = pad,
+		.ctx_id = ctx_id, .param = param, .value = value, .pad = pad,
 	};
 
-	return ioctl(fd, request, &p);
+	return tempo_ioctl_raw(fd, request, &p);
 }
 
 /*
@@ -208,8 +176,7 @@ TEST_F(ctx, create_with_too_many_slots_fails_einval)
 	};
 
 	ASSERT_TRUE(slots != NULL);	/* all GFX 0: valid engines */
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	free(slots);
 }
 
@@ -220,12 +187,10 @@ TEST_F(ctx, too_many_slots_is_rejected_before_reading_slots)
 		.slots = tempo_bad_ptr(),
 	};
 
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 
 	c.num_slots = UINT32_MAX;
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, create_with_bad_slots_pointer_fails_efault)
@@ -235,14 +200,12 @@ TEST_F(ctx, create_with_bad_slots_pointer_fails_efault)
 		.slots = tempo_bad_ptr(),
 	};
 
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-EFAULT, create_raw(self->env.fd, &c));
 
 	/* The first slot is readable, the second is not. */
 	c.num_slots = 2;
 	c.slots = tempo_bad_ptr() - sizeof(struct drm_tempo_engine);
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-EFAULT, create_raw(self->env.fd, &c));
 }
 
 /* A NULL @slots with @num_slots set is a bad pointer, not the default map. */
@@ -254,8 +217,7 @@ TEST_F(ctx, create_with_slots_null_and_num_slots_set_fails_efault)
 
 	for (i = 0; i < 2; i++) {
 		c.num_slots = n[i];
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EFAULT, errno);
+		ASSERT_EQ(-EFAULT, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -270,8 +232,7 @@ TEST_F(ctx, create_with_unknown_engine_class_fails_einval)
 			.slots = (uint64_t)(uintptr_t)&slot,
 		};
 
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -286,8 +247,7 @@ TEST_F(ctx, create_with_unknown_engine_instance_fails_einval)
 			.slots = (uint64_t)(uintptr_t)&slot,
 		};
 
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -302,8 +262,7 @@ TEST_F(ctx, create_with_unknown_engine_in_a_later_slot_fails_einval)
 		.slots = (uint64_t)(uintptr_t)slots,
 	};
 
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, create_with_instance_none_slot_fails_einval)
@@ -317,8 +276,7 @@ TEST_F(ctx, create_with_instance_none_slot_fails_einval)
 			.slots = (uint64_t)(uintptr_t)&slot,
 		};
 
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -329,8 +287,7 @@ TEST_F(ctx, create_with_nonzero_flags_fails_einval)
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(bits); i++) {
 		struct drm_tempo_ctx_create c = { .flags = bits[i] };
 
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -341,30 +298,27 @@ TEST_F(ctx, create_with_unknown_extension_fails_einval)
 		.extensions = (uint64_t)(uintptr_t)&ext,
 	};
 
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 
 	/* No name is defined yet, not even 0. */
 	ext.name = 0;
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, create_with_bad_extensions_pointer_fails_efault)
 {
 	struct drm_tempo_ctx_create c = { .extensions = tempo_bad_ptr() };
 
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-EFAULT, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, create_with_looping_extension_chain_fails)
 {
 	struct drm_tempo_user_extension ext = { .name = 0x7e4d };
-	int ret, err;
 	struct drm_tempo_ctx_create c = {
 		.extensions = (uint64_t)(uintptr_t)&ext,
 	};
+	int ret;
 
 	/*
 	 * An endless chain is longer than DRM_TEMPO_MAX_EXTENSIONS (-E2BIG)
@@ -373,10 +327,8 @@ TEST_F(ctx, create_with_looping_extension_chain_fails)
 	 */
 	ext.next = (uint64_t)(uintptr_t)&ext;
 	ret = create_raw(self->env.fd, &c);
-	err = errno;
-	ASSERT_EQ(-1, ret);
-	ASSERT_TRUE(err == E2BIG || err == EINVAL)
-		TH_LOG("errno %d (%s)", err, strerror(err));
+	ASSERT_TRUE(ret == -E2BIG || ret == -EINVAL)
+		TH_LOG("errno %d (%s)", -ret, strerror(-ret));
 }
 
 TEST_F(ctx, unknown_extension_is_rejected_before_reading_slots)
@@ -388,8 +340,7 @@ TEST_F(ctx, unknown_extension_is_rejected_before_reading_slots)
 		.slots = tempo_bad_ptr(),
 	};
 
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -402,8 +353,7 @@ TEST_F(ctx, create_with_priority_below_very_low_fails_einval)
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(prios); i++) {
 		struct drm_tempo_ctx_create c = { .priority = prios[i] };
 
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -415,8 +365,7 @@ TEST_F(ctx, create_with_priority_above_very_high_fails_einval)
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(prios); i++) {
 		struct drm_tempo_ctx_create c = { .priority = prios[i] };
 
-		ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 	}
 }
 
@@ -440,7 +389,7 @@ TEST_F(ctx, create_with_priority_very_high_succeeds_with_cap_sys_nice)
 {
 	uint32_t id;
 
-	NEED_NICE();
+	TEMPO_NEED_NICE();
 	ASSERT_EQ(0, tempo_ctx_create(self->env.fd,
 				      DRM_TEMPO_PRIORITY_VERY_HIGH, NULL, 0,
 				      &id));
@@ -450,7 +399,7 @@ TEST_F(ctx, create_with_priority_high_succeeds_with_cap_sys_nice)
 {
 	uint32_t id;
 
-	NEED_NICE();
+	TEMPO_NEED_NICE();
 	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, DRM_TEMPO_PRIORITY_HIGH,
 				      NULL, 0, &id));
 }
@@ -459,9 +408,8 @@ TEST_F(ctx, create_with_priority_high_fails_eacces_without_cap_sys_nice)
 {
 	struct drm_tempo_ctx_create c = { .priority = DRM_TEMPO_PRIORITY_HIGH };
 
-	NEED_NOT_NICE();
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EACCES, errno);
+	TEMPO_NEED_NOT_NICE();
+	ASSERT_EQ(-EACCES, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, create_with_priority_very_high_fails_eacces_without_cap_sys_nice)
@@ -470,9 +418,8 @@ TEST_F(ctx, create_with_priority_very_high_fails_eacces_without_cap_sys_nice)
 		.priority = DRM_TEMPO_PRIORITY_VERY_HIGH,
 	};
 
-	NEED_NOT_NICE();
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EACCES, errno);
+	TEMPO_NEED_NOT_NICE();
+	ASSERT_EQ(-EACCES, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, create_with_priority_just_above_normal_fails_eacces_without_cap_sys_nice)
@@ -481,9 +428,8 @@ TEST_F(ctx, create_with_priority_just_above_normal_fails_eacces_without_cap_sys_
 		.priority = DRM_TEMPO_PRIORITY_NORMAL + 1,
 	};
 
-	NEED_NOT_NICE();
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EACCES, errno);
+	TEMPO_NEED_NOT_NICE();
+	ASSERT_EQ(-EACCES, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, unknown_engine_is_rejected_before_priority_ceiling)
@@ -495,9 +441,8 @@ TEST_F(ctx, unknown_engine_is_rejected_before_priority_ceiling)
 		.slots = (uint64_t)(uintptr_t)&slot,
 	};
 
-	NEED_NOT_NICE();
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	TEMPO_NEED_NOT_NICE();
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 }
 
 TEST_F(ctx, nonzero_flags_are_rejected_before_priority_ceiling)
@@ -507,9 +452,8 @@ TEST_F(ctx, nonzero_flags_are_rejected_before_priority_ceiling)
 		.priority = DRM_TEMPO_PRIORITY_HIGH,
 	};
 
-	NEED_NOT_NICE();
-	ASSERT_EQ(-1, create_raw(self->env.fd, &c));
-	ASSERT_EQ(EINVAL, errno);
+	TEMPO_NEED_NOT_NICE();
+	ASSERT_EQ(-EINVAL, create_raw(self->env.fd, &c));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -564,12 +508,33 @@ TEST_F(ctx, set_priority_very_high_succeeds_with_cap_sys_nice)
 {
 	int64_t value;
 
-	NEED_NICE();
+	TEMPO_NEED_NICE();
 	ASSERT_EQ(0, tempo_ctx_set_priority(self->env.fd, self->env.ctx,
 					    DRM_TEMPO_PRIORITY_VERY_HIGH));
 	ASSERT_EQ(0, tempo_ctx_get_priority(self->env.fd, self->env.ctx,
 					    &value));
 	ASSERT_EQ(DRM_TEMPO_PRIORITY_VERY_HIGH, value);
+}
+
+/*
+ * Set the priority of the environment's context to @start, then check
+ * that every one of @values is refused with -EINVAL and leaves @start.
+ */
+static void set_priorities_refused(struct __test_metadata *_metadata,
+				   struct tempo_env *e, int64_t start,
+				   const int64_t *values, unsigned int n)
+{
+	int64_t value;
+
+	ASSERT_EQ(0, tempo_ctx_set_priority(e->fd, e->ctx, start));
+	for (unsigned int i = 0; i < n; i++)
+		ASSERT_EQ(-EINVAL, param_raw(e->fd,
+					     DRM_IOCTL_TEMPO_CTX_SET_PARAM,
+					     e->ctx,
+					     DRM_TEMPO_CTX_PARAM_PRIORITY,
+					     values[i], 0));
+	ASSERT_EQ(0, tempo_ctx_get_priority(e->fd, e->ctx, &value));
+	ASSERT_EQ(start, value);
 }
 
 TEST_F(ctx, set_priority_out_of_range_fails_einval_and_keeps_value)
@@ -578,21 +543,9 @@ TEST_F(ctx, set_priority_out_of_range_fails_einval_and_keeps_value)
 		DRM_TEMPO_PRIORITY_VERY_LOW - 1, DRM_TEMPO_PRIORITY_VERY_HIGH + 1,
 		INT64_MIN, INT64_MAX,
 	};
-	int64_t value;
 
-	ASSERT_EQ(0, tempo_ctx_set_priority(self->env.fd, self->env.ctx,
-					    DRM_TEMPO_PRIORITY_LOW));
-	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(values); i++) {
-		ASSERT_EQ(-1, param_raw(self->env.fd,
-					DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-					self->env.ctx,
-					DRM_TEMPO_CTX_PARAM_PRIORITY,
-					values[i], 0));
-		ASSERT_EQ(EINVAL, errno);
-	}
-	ASSERT_EQ(0, tempo_ctx_get_priority(self->env.fd, self->env.ctx,
-					    &value));
-	ASSERT_EQ(DRM_TEMPO_PRIORITY_LOW, value);
+	set_priorities_refused(_metadata, &self->env, DRM_TEMPO_PRIORITY_LOW,
+			       values, TEMPO_ARRAY_SIZE(values));
 }
 
 TEST_F(ctx, set_priority_is_not_truncated_to_32_bits)
@@ -602,34 +555,24 @@ TEST_F(ctx, set_priority_is_not_truncated_to_32_bits)
 		1ll << 32, (1ll << 32) + DRM_TEMPO_PRIORITY_LOW,
 		-(1ll << 32) - 1,
 	};
-	int64_t value;
 
-	ASSERT_EQ(0, tempo_ctx_set_priority(self->env.fd, self->env.ctx,
-					    DRM_TEMPO_PRIORITY_VERY_LOW));
-	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(values); i++) {
-		ASSERT_EQ(-1, param_raw(self->env.fd,
-					DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-					self->env.ctx,
-					DRM_TEMPO_CTX_PARAM_PRIORITY,
-					values[i], 0));
-		ASSERT_EQ(EINVAL, errno);
-	}
-	ASSERT_EQ(0, tempo_ctx_get_priority(self->env.fd, self->env.ctx,
-					    &value));
-	ASSERT_EQ(DRM_TEMPO_PRIORITY_VERY_LOW, value);
+	set_priorities_refused(_metadata, &self->env,
+			       DRM_TEMPO_PRIORITY_VERY_LOW, values,
+			       TEMPO_ARRAY_SIZE(values));
 }
 
 TEST_F(ctx, set_priority_above_ceiling_fails_eacces_and_keeps_value)
 {
 	int64_t value;
 
-	NEED_NOT_NICE();
+	TEMPO_NEED_NOT_NICE();
 	ASSERT_EQ(0, tempo_ctx_set_priority(self->env.fd, self->env.ctx,
 					    DRM_TEMPO_PRIORITY_LOW));
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-				self->env.ctx, DRM_TEMPO_CTX_PARAM_PRIORITY,
-				DRM_TEMPO_PRIORITY_HIGH, 0));
-	ASSERT_EQ(EACCES, errno);
+	ASSERT_EQ(-EACCES, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_SET_PARAM,
+				     self->env.ctx,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY,
+				     DRM_TEMPO_PRIORITY_HIGH, 0));
 	ASSERT_EQ(0, tempo_ctx_get_priority(self->env.fd, self->env.ctx,
 					    &value));
 	ASSERT_EQ(DRM_TEMPO_PRIORITY_LOW, value);
@@ -637,67 +580,70 @@ TEST_F(ctx, set_priority_above_ceiling_fails_eacces_and_keeps_value)
 
 TEST_F(ctx, set_priority_above_range_fails_einval_not_eacces)
 {
-	NEED_NOT_NICE();
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-				self->env.ctx, DRM_TEMPO_CTX_PARAM_PRIORITY,
-				DRM_TEMPO_PRIORITY_VERY_HIGH + 1, 0));
-	ASSERT_EQ(EINVAL, errno);
+	TEMPO_NEED_NOT_NICE();
+	ASSERT_EQ(-EINVAL, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_SET_PARAM,
+				     self->env.ctx,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY,
+				     DRM_TEMPO_PRIORITY_VERY_HIGH + 1, 0));
 }
 
 TEST_F(ctx, get_param_with_unknown_param_fails_einval)
 {
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM,
-				self->env.ctx,
-				DRM_TEMPO_CTX_PARAM_RESET_COUNT + 1, 0, 0));
-	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM,
-				self->env.ctx, UINT32_MAX, 0, 0));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_GET_PARAM,
+				     self->env.ctx,
+				     DRM_TEMPO_CTX_PARAM_RESET_COUNT + 1, 0,
+				     0));
+	ASSERT_EQ(-EINVAL, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_GET_PARAM,
+				     self->env.ctx, UINT32_MAX, 0, 0));
 }
 
 TEST_F(ctx, set_param_with_unknown_param_fails_einval)
 {
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-				self->env.ctx, DRM_TEMPO_CTX_PARAM_PRIORITY + 1,
-				0, 0));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_SET_PARAM,
+				     self->env.ctx,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY + 1, 0, 0));
 }
 
 TEST_F(ctx, get_param_of_unknown_ctx_fails_enoent)
 {
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM,
-				self->env.ctx + 1000,
-				DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM,
-				0, DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_GET_PARAM,
+				     self->env.ctx + 1000,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 0));
+	ASSERT_EQ(-ENOENT, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_GET_PARAM, 0,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 0));
 }
 
 TEST_F(ctx, set_param_of_unknown_ctx_fails_enoent)
 {
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-				self->env.ctx + 1000,
-				DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_SET_PARAM,
+				     self->env.ctx + 1000,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 0));
 }
 
 TEST_F(ctx, get_param_with_nonzero_pad_fails_einval)
 {
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM,
-				self->env.ctx, DRM_TEMPO_CTX_PARAM_PRIORITY,
-				0, 1));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_GET_PARAM,
+				     self->env.ctx,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY, 0, 1));
 }
 
 TEST_F(ctx, set_param_with_nonzero_pad_fails_einval_and_keeps_value)
 {
 	int64_t value;
 
-	ASSERT_EQ(-1, param_raw(self->env.fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM,
-				self->env.ctx, DRM_TEMPO_CTX_PARAM_PRIORITY,
-				DRM_TEMPO_PRIORITY_LOW, 1ull << 63));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, param_raw(self->env.fd,
+				     DRM_IOCTL_TEMPO_CTX_SET_PARAM,
+				     self->env.ctx,
+				     DRM_TEMPO_CTX_PARAM_PRIORITY,
+				     DRM_TEMPO_PRIORITY_LOW, 1ull << 63));
 	ASSERT_EQ(0, tempo_ctx_get_priority(self->env.fd, self->env.ctx,
 					    &value));
 	ASSERT_EQ(DRM_TEMPO_PRIORITY_NORMAL, value);
@@ -765,7 +711,7 @@ TEST_F(ctx, destroyed_ctx_is_unknown_to_exec_and_params)
 
 TEST_F(ctx, contexts_are_per_file)
 {
-	int other = tempo_open_render();
+	int other = tempo_device_open();
 	int64_t value;
 
 	ASSERT_LE(0, other);
@@ -780,24 +726,16 @@ TEST_F(ctx, contexts_are_per_file)
 TEST_F(ctx, destroy_lets_submitted_jobs_complete)
 {
 	struct tempo_env *e = &self->env;
-	struct tempo_batch b;
 	int fence;
 
-	if (!tempo_env_can_block(e))
-		SKIP(return, "job timeout %u ms is too short",
-		     e->dev.job_timeout_ms);
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_write32(&b, e->data.va + 8192, 0xd0e);
-	tempo_pkt_end(&b);
-	fence = tempo_submit(_metadata, e->fd, e->ctx, 0, b.va);
-
+	TEMPO_NEED_BLOCKING(e);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, 0,
+			     tempo_gated_batch(e, 0, 8192, 0xd0e));
 	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, e->ctx));
 	ASSERT_EQ(0, tempo_fence_wait(fence, TEMPO_BLOCKED_MS));
 	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	ASSERT_EQ(0xd0eu, *tempo_u32(&e->data, 8192));
-	close(fence);
 }
 
 TEST_HARNESS_MAIN

@@ -12,11 +12,7 @@ FIXTURE(debugfs) {
 
 FIXTURE_SETUP(debugfs)
 {
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 	tempo_debugfs_dir(self->dir, sizeof(self->dir));
 	if (!self->dir[0])
 		SKIP(return, "no tempo directory in /sys/kernel/debug/dri");
@@ -31,12 +27,39 @@ FIXTURE_TEARDOWN(debugfs)
 
 static uint64_t gated_batch(struct tempo_env *e, uint32_t offset)
 {
-	struct tempo_batch b;
+	return tempo_gated_batch(e, offset, TEMPO_NO_MARK, 0);
+}
 
-	tempo_batch_init(&b, &e->cmd, offset, 64);
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_end(&b);
-	return b.va;
+/*
+ * The in_flight column of the contexts line of context @ctx of this
+ * process, after checking the header line; -1 when there is none.
+ */
+static int contexts_in_flight(struct __test_metadata *_metadata,
+			      const char *dir, uint32_t ctx)
+{
+	FILE *f = tempo_fopen("r", "%s/contexts", dir);
+	int found = -1;
+	char line[256];
+
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	ASSERT_STREQ("client pid ctx priority effective banned in_flight\n",
+		     line);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long client;
+		int pid, prio, eff, banned, in_flight;
+		unsigned int id;
+
+		ASSERT_EQ(7, sscanf(line, "%llu %d %u %d %d %d %d", &client,
+				    &pid, &id, &prio, &eff, &banned,
+				    &in_flight));
+		if (pid != getpid() || id != ctx)
+			continue;
+		ASSERT_EQ(0, banned);
+		found = in_flight;
+	}
+	fclose(f);
+	return found;
 }
 
 TEST_F(debugfs, contexts_lists_jobs_in_flight)
@@ -50,39 +73,10 @@ TEST_F(debugfs, contexts_lists_jobs_in_flight)
 		fences[i] = tempo_submit(_metadata, e->fd, e->ctx, slot,
 					 gated_batch(e, 256 * i));
 	/* Lines: client pid ctx priority effective banned in_flight. */
-	{
-		char path[320], line[256];
-		bool found = false;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/contexts", self->dir);
-		f = fopen(path, "r");
-		ASSERT_NE(NULL, f);
-		ASSERT_NE(NULL, fgets(line, sizeof(line), f));
-		ASSERT_STREQ("client pid ctx priority effective banned in_flight\n",
-			     line);
-		while (fgets(line, sizeof(line), f)) {
-			unsigned long long client;
-			int pid, prio, eff, banned, in_flight;
-			unsigned int ctx;
-
-			ASSERT_EQ(7, sscanf(line, "%llu %d %u %d %d %d %d",
-					    &client, &pid, &ctx, &prio, &eff,
-					    &banned, &in_flight));
-			if (pid != getpid() || ctx != e->ctx)
-				continue;
-			found = true;
-			ASSERT_EQ(0, banned);
-			ASSERT_EQ(3, in_flight);
-		}
-		fclose(f);
-		ASSERT_TRUE(found);
-	}
+	ASSERT_EQ(3, contexts_in_flight(_metadata, self->dir, e->ctx));
 	tempo_gate_set(e, 1);
-	for (int i = 0; i < 3; i++) {
-		ASSERT_EQ(1, tempo_fence_wait(fences[i], TEMPO_WAIT_MS));
-		close(fences[i]);
-	}
+	for (int i = 0; i < 3; i++)
+		tempo_fence_expect(_metadata, fences[i], 1, TEMPO_WAIT_MS);
 }
 
 /* The HQD that ran a job held for 100 ms shows at least 100 ms more. */
@@ -102,8 +96,7 @@ TEST_F(debugfs, hqds_busy_time_grows_by_the_time_a_job_ran)
 			     gated_batch(e, 0));
 	tempo_sleep_ms(100);
 	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
-	close(fence);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	for (q = 0; q < MAX_QUEUES && before[q] >= 0; q++) {
 		after = tempo_debugfs_hqd(self->dir, "copy1", q, 11);
 		if (after - before[q] >= 100000000ll)

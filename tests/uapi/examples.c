@@ -16,9 +16,7 @@ FIXTURE(examples) {
 
 FIXTURE_SETUP(examples)
 {
-	self->fd = tempo_open_render();
-	if (self->fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-self->fd));
+	TEMPO_OPEN_SETUP(self->fd);
 	ASSERT_EQ(0, example_query(self->fd, &self->dev));
 	ASSERT_EQ(0, example_ctx_create_default(self->fd, &self->ctx));
 	ASSERT_NE(0u, self->ctx);
@@ -30,11 +28,28 @@ FIXTURE_TEARDOWN(examples)
 		close(self->fd);
 }
 
-static bool has_engines(int fd, uint16_t engine_class, int n)
+/* SKIP without a compute and a copy engine. */
+#define NEED_COMPUTE_AND_COPY() do {					\
+	if (!has_engine(self->fd, DRM_TEMPO_ENGINE_CLASS_COMPUTE) ||	\
+	    !has_engine(self->fd, DRM_TEMPO_ENGINE_CLASS_COPY))		\
+		SKIP(return, "needs a compute and a copy engine");	\
+} while (0)
+
+static bool has_engine(int fd, uint16_t engine_class)
 {
 	struct drm_tempo_engine e[8];
 
-	return ex_engines_of_class(fd, engine_class, e, 8) >= n;
+	return ex_engines_of_class(fd, engine_class, e, 8) >= 1;
+}
+
+/* A context made by @create must be destroyed by example_ctx_destroy(). */
+static void create_and_destroy(struct __test_metadata *_metadata, int fd,
+			       int (*create)(int fd, uint32_t *ctx_id))
+{
+	uint32_t ctx;
+
+	ASSERT_EQ(0, create(fd, &ctx));
+	ASSERT_EQ(0, example_ctx_destroy(fd, ctx));
 }
 
 TEST_F(examples, query)
@@ -131,24 +146,15 @@ TEST_F(examples, ctx_create)
 
 TEST_F(examples, ctx_create_slots)
 {
-	uint32_t ctx;
-
-	if (!has_engines(self->fd, DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1) ||
-	    !has_engines(self->fd, DRM_TEMPO_ENGINE_CLASS_COPY, 1))
-		SKIP(return, "needs a compute and a copy engine");
-	ASSERT_EQ(0, example_ctx_create_slots(self->fd, &ctx));
-	ASSERT_EQ(0, example_ctx_destroy(self->fd, ctx));
+	NEED_COMPUTE_AND_COPY();
+	create_and_destroy(_metadata, self->fd, example_ctx_create_slots);
 }
 
 TEST_F(examples, ctx_create_load_balance)
 {
-	uint32_t ctx;
-
-	if (!has_engines(self->fd, DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1) ||
-	    !has_engines(self->fd, DRM_TEMPO_ENGINE_CLASS_COPY, 1))
-		SKIP(return, "needs a compute and a copy engine");
-	ASSERT_EQ(0, example_ctx_create_load_balance(self->fd, &ctx));
-	ASSERT_EQ(0, example_ctx_destroy(self->fd, ctx));
+	NEED_COMPUTE_AND_COPY();
+	create_and_destroy(_metadata, self->fd,
+			   example_ctx_create_load_balance);
 }
 
 TEST_F(examples, ctx_create_parallel)
@@ -225,7 +231,7 @@ TEST_F(examples, exec_errors)
 
 TEST_F(examples, sched)
 {
-	int game = tempo_open_render();
+	int game = tempo_device_open();
 	int ret;
 
 	ASSERT_LE(0, game);

@@ -65,49 +65,59 @@ static uint64_t unmapped_va(struct __test_metadata *_metadata,
 	return bo.va + tempo_page_size();
 }
 
+/* A GPU read-only mapping of the page at @offset of @bo: its address. */
+static uint64_t map_readonly(struct __test_metadata *_metadata,
+			     struct tempo_env *e, const struct tempo_bo *bo,
+			     uint64_t offset)
+{
+	uint64_t ro = 0;
+
+	ASSERT_EQ(0, tempo_vm_map(e->fd, bo->handle,
+				  DRM_TEMPO_VM_MAP_READONLY |
+				  DRM_TEMPO_VM_MAP_AUTO_VA, &ro, offset,
+				  tempo_page_size()));
+	return ro;
+}
+
+/*
+ * A fixture of the environment and the first slot of the default map on
+ * an engine of the variant's class (SKIP when the device has none).
+ */
+#define ENGINE_FIXTURE(name)						\
+	FIXTURE(name) {							\
+		struct tempo_env env;					\
+		uint32_t slot;						\
+	};								\
+	FIXTURE_VARIANT(name) {						\
+		uint16_t engine_class;					\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		int slot;						\
+									\
+		TEMPO_ENV_SETUP(&self->env);				\
+		slot = tempo_default_slot(self->env.engines,		\
+					  variant->engine_class, 0);	\
+		if (slot < 0)						\
+			SKIP(return, "no engine of class %u",		\
+			     variant->engine_class);			\
+		self->slot = slot;					\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		tempo_env_fini(&self->env);				\
+	}
+
+#define ENGINE_VARIANT(fixture, name, cls)				\
+	FIXTURE_VARIANT_ADD(fixture, name) { .engine_class = (cls) }
+
 /* ------------------------------------------------------------------------ */
 /* Packets, on every class of engine */
 
-FIXTURE(exec) {
-	struct tempo_env env;
-	uint32_t slot;
-};
-
-FIXTURE_VARIANT(exec) {
-	uint16_t engine_class;
-};
-
-FIXTURE_VARIANT_ADD(exec, gfx) {
-	.engine_class = DRM_TEMPO_ENGINE_CLASS_GFX,
-};
-
-FIXTURE_VARIANT_ADD(exec, compute) {
-	.engine_class = DRM_TEMPO_ENGINE_CLASS_COMPUTE,
-};
-
-FIXTURE_VARIANT_ADD(exec, copy) {
-	.engine_class = DRM_TEMPO_ENGINE_CLASS_COPY,
-};
-
-FIXTURE_SETUP(exec)
-{
-	int fd, slot;
-
-	self->env.fd = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-	slot = tempo_default_slot(self->env.engines, variant->engine_class, 0);
-	if (slot < 0)
-		SKIP(return, "no engine of class %u", variant->engine_class);
-	self->slot = slot;
-}
-
-FIXTURE_TEARDOWN(exec)
-{
-	tempo_env_fini(&self->env);
-}
+ENGINE_FIXTURE(exec)
+ENGINE_VARIANT(exec, gfx, DRM_TEMPO_ENGINE_CLASS_GFX);
+ENGINE_VARIANT(exec, compute, DRM_TEMPO_ENGINE_CLASS_COMPUTE);
+ENGINE_VARIANT(exec, copy, DRM_TEMPO_ENGINE_CLASS_COPY);
 
 #define RUN(b) tempo_run(_metadata, self->env.fd, self->env.ctx, self->slot, \
 			 (b)->va)
@@ -297,9 +307,7 @@ TEST_F(exec, wait_mem_blocks_until_the_cpu_writes_memory)
 	struct tempo_batch b;
 	int fence;
 
-	if (!tempo_env_can_block(e))
-		SKIP(return, "job timeout %u ms is too short",
-		     e->dev.job_timeout_ms);
+	TEMPO_NEED_BLOCKING(e);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_write32(&b, VA(e, MARK_BEFORE), 1);
 	tempo_pkt_wait_mem(&b, VA(e, SCRATCH), DRM_TEMPO_COMPARE_EQ,
@@ -323,9 +331,12 @@ TEST_F(exec, wait_mem_blocks_until_the_cpu_writes_memory)
 	close(fence);
 }
 
-TEST_F(exec, batch_start_calls_and_returns)
+/*
+ * A batch that writes 1, runs a second-level batch (which writes 2) by a
+ * BATCH_START with @flags, then writes 3: in three dwords of SCRATCH.
+ */
+static uint64_t call_batch(struct tempo_env *e, uint32_t flags)
 {
-	struct tempo_env *e = &self->env;
 	struct tempo_batch main_b, sub;
 
 	tempo_batch_init(&sub, &e->cmd, 4096, 64);
@@ -334,11 +345,18 @@ TEST_F(exec, batch_start_calls_and_returns)
 
 	tempo_batch_init(&main_b, &e->cmd, 0, 64);
 	tempo_pkt_write32(&main_b, VA(e, SCRATCH), 1);
-	tempo_pkt_batch_start(&main_b, sub.va, 0);
+	tempo_pkt_batch_start(&main_b, sub.va, flags);
 	tempo_pkt_write32(&main_b, VA(e, SCRATCH + 8), 3);
 	tempo_pkt_end(&main_b);
+	return main_b.va;
+}
 
-	ASSERT_EQ(1, RUN(&main_b));
+TEST_F(exec, batch_start_calls_and_returns)
+{
+	struct tempo_env *e = &self->env;
+
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, self->slot,
+			       call_batch(e, 0)));
 	ASSERT_EQ(1u, tempo_u32(&e->data, SCRATCH)[0]);
 	ASSERT_EQ(2u, tempo_u32(&e->data, SCRATCH)[1]);
 	ASSERT_EQ(3u, tempo_u32(&e->data, SCRATCH)[2]);
@@ -365,19 +383,9 @@ TEST_F(exec, batch_start_runs_the_same_batch_twice)
 TEST_F(exec, batch_start_chain_does_not_return)
 {
 	struct tempo_env *e = &self->env;
-	struct tempo_batch main_b, sub;
 
-	tempo_batch_init(&sub, &e->cmd, 4096, 64);
-	tempo_pkt_write32(&sub, VA(e, SCRATCH + 4), 2);
-	tempo_pkt_end(&sub);
-
-	tempo_batch_init(&main_b, &e->cmd, 0, 64);
-	tempo_pkt_write32(&main_b, VA(e, SCRATCH), 1);
-	tempo_pkt_batch_start(&main_b, sub.va, DRM_TEMPO_BATCH_CHAIN);
-	tempo_pkt_write32(&main_b, VA(e, SCRATCH + 8), 3);
-	tempo_pkt_end(&main_b);
-
-	ASSERT_EQ(1, RUN(&main_b));
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, self->slot,
+			       call_batch(e, DRM_TEMPO_BATCH_CHAIN)));
 	ASSERT_EQ(1u, tempo_u32(&e->data, SCRATCH)[0]);
 	ASSERT_EQ(2u, tempo_u32(&e->data, SCRATCH)[1]);
 	ASSERT_EQ(0u, tempo_u32(&e->data, SCRATCH)[2]);
@@ -558,53 +566,48 @@ TEST_F(exec, batch_at_an_unmapped_address_faults_efault)
 				     unmapped_va(_metadata, e)));
 }
 
-TEST_F(exec, write_to_a_readonly_mapping_faults_efault)
+/*
+ * Run a WRITE_DATA (or, with @atomic, an ATOMIC INC) at offset 16 of a GPU
+ * read-only mapping of SCRATCH, then a write of MARK_AFTER: the status.
+ */
+static int write_readonly(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(exec) *self, bool atomic)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t ro = 0;
+	uint64_t ro = map_readonly(_metadata, e, &e->data, SCRATCH);
 	struct tempo_batch b;
 
-	ASSERT_EQ(0, tempo_vm_map(e->fd, e->data.handle,
-				  DRM_TEMPO_VM_MAP_READONLY |
-				  DRM_TEMPO_VM_MAP_AUTO_VA, &ro,
-				  SCRATCH, tempo_page_size()));
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	tempo_pkt_write32(&b, ro + 16, 0xbad);
+	if (atomic)
+		tempo_pkt_atomic(&b, ro + 16, DRM_TEMPO_ATOMIC_INC, 0);
+	else
+		tempo_pkt_write32(&b, ro + 16, 0xbad);
 	tempo_pkt_write32(&b, VA(e, MARK_AFTER), 1);
 	tempo_pkt_end(&b);
-	ASSERT_EQ(-EFAULT, RUN(&b));
-	ASSERT_EQ(0u, *tempo_u32(&e->data, SCRATCH + 16));
-	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK_AFTER));
+	return RUN(&b);
+}
+
+TEST_F(exec, write_to_a_readonly_mapping_faults_efault)
+{
+	ASSERT_EQ(-EFAULT, write_readonly(_metadata, self, false));
+	ASSERT_EQ(0u, *tempo_u32(&self->env.data, SCRATCH + 16));
+	ASSERT_EQ(0u, *tempo_u32(&self->env.data, MARK_AFTER));
 }
 
 TEST_F(exec, atomic_on_a_readonly_mapping_faults_efault)
 {
-	struct tempo_env *e = &self->env;
-	uint64_t ro = 0;
-	struct tempo_batch b;
-
-	ASSERT_EQ(0, tempo_vm_map(e->fd, e->data.handle,
-				  DRM_TEMPO_VM_MAP_READONLY |
-				  DRM_TEMPO_VM_MAP_AUTO_VA, &ro,
-				  SCRATCH, tempo_page_size()));
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	tempo_pkt_atomic(&b, ro + 16, DRM_TEMPO_ATOMIC_INC, 0);
-	tempo_pkt_end(&b);
-	ASSERT_EQ(-EFAULT, RUN(&b));
-	ASSERT_EQ(0ull, *tempo_u64(&e->data, SCRATCH + 16));
+	ASSERT_EQ(-EFAULT, write_readonly(_metadata, self, true));
+	ASSERT_EQ(0ull, *tempo_u64(&self->env.data, SCRATCH + 16));
 }
 
 TEST_F(exec, readonly_mapping_can_be_read)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t ro = 0;
+	uint64_t ro;
 	struct tempo_batch b;
 
 	pattern(e, SRC, 256, 7);
-	ASSERT_EQ(0, tempo_vm_map(e->fd, e->data.handle,
-				  DRM_TEMPO_VM_MAP_READONLY |
-				  DRM_TEMPO_VM_MAP_AUTO_VA, &ro,
-				  SRC, tempo_page_size()));
+	ro = map_readonly(_metadata, e, &e->data, SRC);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_copy(&b, VA(e, DST), ro, 256);
 	tempo_pkt_end(&b);
@@ -616,16 +619,13 @@ TEST_F(exec, readonly_mapping_can_be_read)
 TEST_F(exec, batch_in_a_readonly_mapping_runs)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t ro = 0;
+	uint64_t ro;
 	struct tempo_batch b;
 
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_write32(&b, VA(e, MARK_AFTER), 1);
 	tempo_pkt_end(&b);
-	ASSERT_EQ(0, tempo_vm_map(e->fd, e->cmd.handle,
-				  DRM_TEMPO_VM_MAP_READONLY |
-				  DRM_TEMPO_VM_MAP_AUTO_VA, &ro, 0,
-				  tempo_page_size()));
+	ro = map_readonly(_metadata, e, &e->cmd, 0);
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, self->slot, ro));
 	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
 }
@@ -670,49 +670,9 @@ TEST_F(exec, job_error_bans_only_its_context)
 /* ------------------------------------------------------------------------ */
 /* Built-in kernels, on the engines that may DISPATCH */
 
-FIXTURE(dispatch) {
-	struct tempo_env env;
-	uint32_t slot;
-};
-
-FIXTURE_VARIANT(dispatch) {
-	uint16_t engine_class;
-};
-
-FIXTURE_VARIANT_ADD(dispatch, gfx) {
-	.engine_class = DRM_TEMPO_ENGINE_CLASS_GFX,
-};
-
-FIXTURE_VARIANT_ADD(dispatch, compute) {
-	.engine_class = DRM_TEMPO_ENGINE_CLASS_COMPUTE,
-};
-
-FIXTURE_SETUP(dispatch)
-{
-	int fd, slot;
-
-	self->env.fd = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-	slot = tempo_default_slot(self->env.engines, variant->engine_class, 0);
-	if (slot < 0)
-		SKIP(return, "no engine of class %u", variant->engine_class);
-	self->slot = slot;
-}
-
-FIXTURE_TEARDOWN(dispatch)
-{
-	tempo_env_fini(&self->env);
-}
-
-static void emit_dispatch(struct tempo_batch *b, uint32_t kernel,
-			  uint32_t gx, uint32_t gy, uint32_t gz,
-			  const uint32_t *args, uint32_t nargs)
-{
-	tempo_pkt_dispatch(b, kernel, gx, gy, gz, args, nargs);
-}
+ENGINE_FIXTURE(dispatch)
+ENGINE_VARIANT(dispatch, gfx, DRM_TEMPO_ENGINE_CLASS_GFX);
+ENGINE_VARIANT(dispatch, compute, DRM_TEMPO_ENGINE_CLASS_COMPUTE);
 
 TEST_F(dispatch, fill_fills_the_chunk_of_every_group)
 {
@@ -724,7 +684,7 @@ TEST_F(dispatch, fill_fills_the_chunk_of_every_group)
 	if (e->dev.max_groups < groups)
 		SKIP(return, "max_groups %u", e->dev.max_groups);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 2, 3, 2, args, 4);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 2, 3, 2, args, 4);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));
 	for (uint32_t i = 0; i < groups * bytes / 4; i++)
@@ -745,7 +705,7 @@ TEST_F(dispatch, copy_copies_the_chunk_of_every_group)
 		SKIP(return, "max_groups %u", e->dev.max_groups);
 	pattern(e, SRC, 0x10000, 3);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_COPY, groups, 1, 1, args, 5);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_COPY, groups, 1, 1, args, 5);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));
 	ASSERT_EQ(0, memcmp((char *)e->data.map + DST,
@@ -753,16 +713,26 @@ TEST_F(dispatch, copy_copies_the_chunk_of_every_group)
 	ASSERT_TRUE(tempo_bo_is_zero(&e->data, DST + groups * bytes, 256));
 }
 
+/*
+ * A batch that starts with eight groups that each increment the qword at
+ * SCRATCH 512 times.
+ */
+static void inc_4096_times(struct tempo_batch *b, struct tempo_env *e)
+{
+	uint32_t args[] = { TEMPO_ARG_VA(VA(e, SCRATCH)), 512 };
+
+	tempo_batch_init(b, &e->cmd, 0, 64);
+	tempo_pkt_dispatch(b, DRM_TEMPO_KERNEL_ATOMIC_INC, 8, 1, 1, args, 3);
+}
+
 TEST_F(dispatch, atomic_inc_counts_every_increment_of_every_group)
 {
 	struct tempo_env *e = &self->env;
-	uint32_t args[] = { TEMPO_ARG_VA(VA(e, SCRATCH)), 512 };
 	struct tempo_batch b;
 
 	if (e->dev.max_groups < 8)
 		SKIP(return, "max_groups %u", e->dev.max_groups);
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 8, 1, 1, args, 3);
+	inc_4096_times(&b, e);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));
 	ASSERT_EQ(4096ull, *tempo_u64(&e->data, SCRATCH));
@@ -787,7 +757,7 @@ TEST_F(dispatch, checksum_adds_the_sum_of_every_chunk)
 	*tempo_u64(&e->data, SCRATCH) = 1000;
 
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_CHECKSUM, 4, 4, 1, args, 5);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_CHECKSUM, 4, 4, 1, args, 5);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));
 	ASSERT_EQ(sum, *tempo_u64(&e->data, SCRATCH));
@@ -801,7 +771,7 @@ TEST_F(dispatch, spin_takes_at_least_the_spin_time)
 	uint64_t t0;
 
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &ns, 1);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &ns, 1);
 	tempo_pkt_end(&b);
 	t0 = tempo_now_ns();
 	ASSERT_EQ(1, RUN(&b));
@@ -820,7 +790,7 @@ TEST_F(dispatch, spin_of_more_groups_than_cus_takes_several_rounds)
 		SKIP(return, "%u CUs, max_groups %u", e->dev.num_cus,
 		     e->dev.max_groups);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &ns, 1);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &ns, 1);
 	tempo_pkt_end(&b);
 	t0 = tempo_now_ns();
 	ASSERT_EQ(1, RUN(&b));
@@ -831,13 +801,11 @@ TEST_F(dispatch, spin_of_more_groups_than_cus_takes_several_rounds)
 TEST_F(dispatch, completes_before_the_next_packet)
 {
 	struct tempo_env *e = &self->env;
-	uint32_t args[] = { TEMPO_ARG_VA(VA(e, SCRATCH)), 512 };
 	struct tempo_batch b;
 
 	if (e->dev.max_groups < 8)
 		SKIP(return, "max_groups %u", e->dev.max_groups);
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 8, 1, 1, args, 3);
+	inc_4096_times(&b, e);
 	tempo_pkt_copy(&b, VA(e, SCRATCH + 8), VA(e, SCRATCH), 8);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));
@@ -859,8 +827,8 @@ TEST_F(dispatch, max_groups_succeeds)
 	if (!uname(&u) && strstr(u.release, "-debug"))
 		SKIP(return, "too slow on the debug kernel %s", u.release);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, e->dev.max_groups, 1, 1,
-		      args, 3);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, e->dev.max_groups,
+			   1, 1, args, 3);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));
 	ASSERT_EQ((uint64_t)e->dev.max_groups, *tempo_u64(&e->data, SCRATCH));
@@ -874,7 +842,7 @@ TEST_F(dispatch, kernel_access_outside_every_mapping_faults_efault)
 	struct tempo_batch b;
 
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 4, 1, 1, args, 4);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 4, 1, 1, args, 4);
 	tempo_pkt_write32(&b, VA(e, MARK_AFTER), 1);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(-EFAULT, RUN(&b));
@@ -884,19 +852,12 @@ TEST_F(dispatch, kernel_access_outside_every_mapping_faults_efault)
 TEST_F(dispatch, kernel_write_to_a_readonly_mapping_faults_efault)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t ro = 0;
-	uint32_t args[3];
+	uint64_t ro = map_readonly(_metadata, e, &e->data, DST);
+	uint32_t args[] = { TEMPO_ARG_VA(ro), 1 };
 	struct tempo_batch b;
 
-	ASSERT_EQ(0, tempo_vm_map(e->fd, e->data.handle,
-				  DRM_TEMPO_VM_MAP_READONLY |
-				  DRM_TEMPO_VM_MAP_AUTO_VA, &ro,
-				  DST, tempo_page_size()));
-	args[0] = (uint32_t)ro;
-	args[1] = (uint32_t)(ro >> 32);
-	args[2] = 1;
 	tempo_batch_init(&b, &e->cmd, 0, 64);
-	emit_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 1, 1, 1, args, 3);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 1, 1, 1, args, 3);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(-EFAULT, RUN(&b));
 	ASSERT_EQ(0ull, *tempo_u64(&e->data, DST));
@@ -905,9 +866,7 @@ TEST_F(dispatch, kernel_write_to_a_readonly_mapping_faults_efault)
 /* ------------------------------------------------------------------------ */
 /* Malformed packets: -EILSEQ, the job stops there and writes nothing */
 
-FIXTURE(bad_packet) {
-	struct tempo_env env;
-};
+TEMPO_ENV_FIXTURE(bad_packet)
 
 FIXTURE_VARIANT(bad_packet) {
 	void (*emit)(struct tempo_batch *b, struct tempo_env *e);
@@ -1195,22 +1154,6 @@ BAD_PACKET(kernel_fill_bytes_misaligned);
 BAD_PACKET(kernel_atomic_inc_misaligned);
 BAD_PACKET(kernel_checksum_dst_misaligned);
 
-FIXTURE_SETUP(bad_packet)
-{
-	int fd;
-
-	self->env.fd = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-}
-
-FIXTURE_TEARDOWN(bad_packet)
-{
-	tempo_env_fini(&self->env);
-}
-
 TEST_F(bad_packet, fails_eilseq_and_stops_the_job)
 {
 	struct tempo_env *e = &self->env;
@@ -1242,13 +1185,7 @@ FIXTURE(exec_sync) {
 
 FIXTURE_SETUP(exec_sync)
 {
-	int fd;
-
-	self->env.fd = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 	self->gfx = tempo_default_slot(self->env.engines,
 				       DRM_TEMPO_ENGINE_CLASS_GFX, 0);
 	self->compute = tempo_default_slot(self->env.engines,
@@ -1263,43 +1200,13 @@ FIXTURE_TEARDOWN(exec_sync)
 	tempo_env_fini(&self->env);
 }
 
-/* A batch at @offset writing @value to the dword at data offset @mark. */
-static uint64_t marker_batch(struct tempo_env *e, uint64_t offset,
-			     uint64_t mark, uint32_t value)
-{
-	struct tempo_batch b;
-
-	tempo_batch_init(&b, &e->cmd, offset, 16);
-	tempo_pkt_write32(&b, VA(e, mark), value);
-	tempo_pkt_end(&b);
-	return b.va;
-}
-
-/* Same, after waiting for the gate to reach 1. */
-static uint64_t gated_batch(struct tempo_env *e, uint64_t offset,
-			    uint64_t mark, uint32_t value)
-{
-	struct tempo_batch b;
-
-	tempo_batch_init(&b, &e->cmd, offset, 32);
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_write32(&b, VA(e, mark), value);
-	tempo_pkt_end(&b);
-	return b.va;
-}
-
-#define NEED_BLOCKING(e) do { \
-	if (!tempo_env_can_block(e)) \
-		SKIP(return, "job timeout %u ms is too short", \
-		     (e)->dev.job_timeout_ms); \
-} while (0)
-
 TEST_F(exec_sync, every_engine_runs_a_batch)
 {
 	struct tempo_env *e = &self->env;
 
 	for (uint32_t i = 0; i < e->engines->num_engines; i++) {
-		uint64_t va = marker_batch(e, 64 * i, SCRATCH + 4 * i, i + 1);
+		uint64_t va = tempo_mark_batch(e, 64 * i, SCRATCH + 4 * i,
+					       i + 1);
 
 		ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, i, va));
 		ASSERT_EQ(i + 1, *tempo_u32(&e->data, SCRATCH + 4 * i));
@@ -1339,7 +1246,7 @@ TEST_F(exec_sync, dispatch_on_a_copy_engine_fails_eilseq)
 TEST_F(exec_sync, out_fence_fd_is_minus_one_without_the_flag)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t va = marker_batch(e, 0, MARK_AFTER, 1);
+	uint64_t va = tempo_mark_batch(e, 0, MARK_AFTER, 1);
 	struct drm_tempo_exec x = {
 		.ctx_id = e->ctx,
 		.slot = self->gfx,
@@ -1362,7 +1269,7 @@ TEST_F(exec_sync, out_fence_fd_is_minus_one_without_the_flag)
 TEST_F(exec_sync, sync_file_status_is_1_on_success)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t va = marker_batch(e, 0, MARK_AFTER, 1);
+	uint64_t va = tempo_mark_batch(e, 0, MARK_AFTER, 1);
 	int fence = -1;
 
 	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->gfx, va, NULL, 0, NULL, 0,
@@ -1390,7 +1297,7 @@ TEST_F(exec_sync, sync_file_status_is_the_job_error)
 TEST_F(exec_sync, binary_out_sync_is_signalled_when_the_job_completes)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t va = marker_batch(e, 0, MARK_AFTER, 1);
+	uint64_t va = tempo_mark_batch(e, 0, MARK_AFTER, 1);
 	struct drm_tempo_sync out = { 0 };
 
 	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &out.handle));
@@ -1422,7 +1329,7 @@ TEST_F(exec_sync, binary_out_sync_carries_the_job_error)
 TEST_F(exec_sync, timeline_out_sync_signals_its_point)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t va = marker_batch(e, 0, MARK_AFTER, 1);
+	uint64_t va = tempo_mark_batch(e, 0, MARK_AFTER, 1);
 	struct drm_tempo_sync out = { .point = 3 };
 	uint64_t point = 3, value = 0;
 
@@ -1440,7 +1347,7 @@ TEST_F(exec_sync, timeline_out_sync_signals_its_point)
 TEST_F(exec_sync, every_out_sync_is_signalled)
 {
 	struct tempo_env *e = &self->env;
-	uint64_t va = marker_batch(e, 0, MARK_AFTER, 1);
+	uint64_t va = tempo_mark_batch(e, 0, MARK_AFTER, 1);
 	struct drm_tempo_sync out[3] = { { 0 }, { 0 }, { .point = 7 } };
 	uint64_t points[3] = { 0, 0, 7 };
 	uint32_t handles[3];
@@ -1460,95 +1367,88 @@ TEST_F(exec_sync, every_out_sync_is_signalled)
 	close(fence);
 }
 
-TEST_F(exec_sync, binary_in_sync_waits_for_a_job_on_another_engine)
+/*
+ * Job A, on compute, blocks on the gate and signals @s; job B, on gfx,
+ * waits for @s: it stays blocked until the gate opens, then both run.
+ */
+static void in_sync_waits(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(exec_sync) *self,
+			  struct drm_tempo_sync *s)
 {
 	struct tempo_env *e = &self->env;
-	struct drm_tempo_sync s = { 0 };
 	int a, b;
 
-	NEED_BLOCKING(e);
-	if (self->compute < 0)
-		SKIP(return, "no compute engine");
-	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &s.handle));
-	/* A blocks on the gate and signals s; B waits for s. */
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &s->handle));
 	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->compute,
-				gated_batch(e, 0, MARK_BEFORE, 1), NULL, 0,
-				&s, 1, &a));
+				tempo_gated_batch(e, 0, MARK_BEFORE, 1), NULL,
+				0, s, 1, &a));
 	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->gfx,
-				marker_batch(e, 256, MARK_AFTER, 2), &s, 1,
+				tempo_mark_batch(e, 256, MARK_AFTER, 2), s, 1,
 				NULL, 0, &b));
 
 	ASSERT_EQ(0, tempo_fence_wait(b, TEMPO_BLOCKED_MS));
 	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK_AFTER));
 
 	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(b, TEMPO_WAIT_MS));
-	ASSERT_EQ(1, tempo_fence_wait(a, 0));
+	tempo_fence_expect(_metadata, b, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, a, 1, 0);
 	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_BEFORE));
 	ASSERT_EQ(2u, *tempo_u32(&e->data, MARK_AFTER));
-	close(a);
-	close(b);
+}
+
+TEST_F(exec_sync, binary_in_sync_waits_for_a_job_on_another_engine)
+{
+	struct drm_tempo_sync s = { 0 };
+
+	TEMPO_NEED_BLOCKING(&self->env);
+	if (self->compute < 0)
+		SKIP(return, "no compute engine");
+	in_sync_waits(_metadata, self, &s);
 }
 
 TEST_F(exec_sync, timeline_in_sync_waits_for_its_point)
 {
-	struct tempo_env *e = &self->env;
 	struct drm_tempo_sync s = { .point = 5 };
-	int a, b;
 
-	NEED_BLOCKING(e);
+	TEMPO_NEED_BLOCKING(&self->env);
 	if (self->compute < 0)
 		SKIP(return, "no compute engine");
-	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &s.handle));
-	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->compute,
-				gated_batch(e, 0, MARK_BEFORE, 1), NULL, 0,
-				&s, 1, &a));
+	in_sync_waits(_metadata, self, &s);
+}
+
+/* A job waiting for @s, which the CPU signalled, runs. */
+static void signalled_in_sync_runs(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(exec_sync) *self,
+				   const struct drm_tempo_sync *s)
+{
+	struct tempo_env *e = &self->env;
+	int fence;
+
 	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->gfx,
-				marker_batch(e, 256, MARK_AFTER, 2), &s, 1,
-				NULL, 0, &b));
-
-	ASSERT_EQ(0, tempo_fence_wait(b, TEMPO_BLOCKED_MS));
-	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK_AFTER));
-
-	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(b, TEMPO_WAIT_MS));
-	ASSERT_EQ(1, tempo_fence_wait(a, 0));
-	ASSERT_EQ(2u, *tempo_u32(&e->data, MARK_AFTER));
-	close(a);
-	close(b);
+				tempo_mark_batch(e, 0, MARK_AFTER, 1), s, 1,
+				NULL, 0, &fence));
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
 }
 
 TEST_F(exec_sync, timeline_in_sync_signalled_by_the_cpu_runs)
 {
-	struct tempo_env *e = &self->env;
 	struct drm_tempo_sync s = { .point = 1 };
 	uint64_t point = 1;
-	int fence;
 
-	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &s.handle));
-	ASSERT_EQ(0, drmSyncobjTimelineSignal(e->fd, &s.handle, &point, 1));
-	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->gfx,
-				marker_batch(e, 0, MARK_AFTER, 1), &s, 1,
-				NULL, 0, &fence));
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
-	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
-	close(fence);
+	ASSERT_EQ(0, drmSyncobjCreate(self->env.fd, 0, &s.handle));
+	ASSERT_EQ(0, drmSyncobjTimelineSignal(self->env.fd, &s.handle, &point,
+					      1));
+	signalled_in_sync_runs(_metadata, self, &s);
 }
 
 TEST_F(exec_sync, binary_in_sync_signalled_by_the_cpu_runs)
 {
-	struct tempo_env *e = &self->env;
 	struct drm_tempo_sync s = { 0 };
-	int fence;
 
-	ASSERT_EQ(0, drmSyncobjCreate(e->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
-				      &s.handle));
-	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->gfx,
-				marker_batch(e, 0, MARK_AFTER, 1), &s, 1,
-				NULL, 0, &fence));
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
-	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
-	close(fence);
+	ASSERT_EQ(0, drmSyncobjCreate(self->env.fd,
+				      DRM_SYNCOBJ_CREATE_SIGNALED, &s.handle));
+	signalled_in_sync_runs(_metadata, self, &s);
 }
 
 TEST_F(exec_sync, jobs_of_one_slot_run_in_submission_order)
@@ -1594,7 +1494,7 @@ TEST_F(exec_sync, last_write_of_one_slot_wins)
 	int fence = -1;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t va = marker_batch(e, 64ull * i, SCRATCH, i + 1);
+		uint64_t va = tempo_mark_batch(e, 64ull * i, SCRATCH, i + 1);
 
 		if (fence >= 0)
 			close(fence);
@@ -1611,13 +1511,13 @@ TEST_F(exec_sync, blocked_engine_does_not_block_other_engines)
 	struct tempo_env *e = &self->env;
 	int a, b;
 
-	NEED_BLOCKING(e);
+	TEMPO_NEED_BLOCKING(e);
 	if (self->compute < 0)
 		SKIP(return, "no compute engine");
 	a = tempo_submit(_metadata, e->fd, e->ctx, self->compute,
-			 gated_batch(e, 0, MARK_BEFORE, 1));
+			 tempo_gated_batch(e, 0, MARK_BEFORE, 1));
 	b = tempo_submit(_metadata, e->fd, e->ctx, self->gfx,
-			 marker_batch(e, 256, MARK_AFTER, 2));
+			 tempo_mark_batch(e, 256, MARK_AFTER, 2));
 
 	ASSERT_EQ(1, tempo_fence_wait(b, TEMPO_WAIT_MS));
 	ASSERT_EQ(2u, *tempo_u32(&e->data, MARK_AFTER));
@@ -1637,11 +1537,11 @@ TEST_F(exec_sync, every_other_engine_runs_while_one_is_blocked)
 	uint32_t n = e->engines->num_engines;
 	int a;
 
-	NEED_BLOCKING(e);
+	TEMPO_NEED_BLOCKING(e);
 	a = tempo_submit(_metadata, e->fd, e->ctx, 0,
-			 gated_batch(e, 0, MARK_BEFORE, 1));
+			 tempo_gated_batch(e, 0, MARK_BEFORE, 1));
 	for (uint32_t i = 1; i < n; i++) {
-		uint64_t va = marker_batch(e, 256 * i, SCRATCH + 4 * i, i);
+		uint64_t va = tempo_mark_batch(e, 256 * i, SCRATCH + 4 * i, i);
 
 		ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, i, va));
 		ASSERT_EQ(i, *tempo_u32(&e->data, SCRATCH + 4 * i));
@@ -1667,7 +1567,7 @@ TEST_F(exec_sync, job_error_does_not_stop_the_engine_for_others)
 	/* Queued back to back on one engine, the second by another context. */
 	f1 = tempo_submit(_metadata, e->fd, e->ctx, self->gfx, bad.va);
 	f2 = tempo_submit(_metadata, e->fd, other, self->gfx,
-			  marker_batch(e, 256, MARK_AFTER, 1));
+			  tempo_mark_batch(e, 256, MARK_AFTER, 1));
 	ASSERT_EQ(1, tempo_fence_wait(f2, TEMPO_WAIT_MS));
 	ASSERT_EQ(-EFAULT, tempo_fence_wait(f1, TEMPO_WAIT_MS));
 	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_AFTER));
@@ -1680,11 +1580,9 @@ TEST_F_TIMEOUT(exec_sync, job_running_past_the_timeout_fails_etimedout, 60)
 	struct tempo_env *e = &self->env;
 	int fence;
 
-	if (e->dev.job_timeout_ms > 20000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 20000);
 	fence = tempo_submit(_metadata, e->fd, e->ctx, self->gfx,
-			     gated_batch(e, 0, MARK_AFTER, 1));
+			     tempo_gated_batch(e, 0, MARK_AFTER, 1));
 	ASSERT_EQ(-ETIMEDOUT,
 		  tempo_fence_wait(fence, e->dev.job_timeout_ms +
 					  TEMPO_WAIT_MS));
@@ -1695,21 +1593,13 @@ TEST_F_TIMEOUT(exec_sync, job_running_past_the_timeout_fails_etimedout, 60)
 TEST_F_TIMEOUT(exec_sync, closing_the_file_ends_its_blocked_jobs, 60)
 {
 	struct tempo_env *e = &self->env;
-	struct tempo_env other = { .fd = -1 };
-	uint32_t slot = self->gfx;
-	struct tempo_batch b;
-	int fd, fence, status;
+	struct tempo_env other;
+	int fence, status;
 
-	if (e->dev.job_timeout_ms > 20000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
-	fd = tempo_open_render();
-	ASSERT_LE(0, fd);
-	tempo_env_init(_metadata, &other, fd);
-	tempo_batch_init(&b, &other.cmd, 0, 32);
-	tempo_pkt_wait_gate(&b, &other, 1);
-	tempo_pkt_end(&b);
-	fence = tempo_submit(_metadata, fd, other.ctx, slot, b.va);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 20000);
+	tempo_env_init(_metadata, &other, tempo_device_open());
+	fence = tempo_submit(_metadata, other.fd, other.ctx, self->gfx,
+			     tempo_gated_batch(&other, 0, TEMPO_NO_MARK, 0));
 	ASSERT_EQ(0, tempo_fence_wait(fence, TEMPO_BLOCKED_MS));
 
 	/*
@@ -1717,12 +1607,12 @@ TEST_F_TIMEOUT(exec_sync, closing_the_file_ends_its_blocked_jobs, 60)
 	 * still signals, with an error, within the job timeout. The CPU
 	 * mapping keeps the buffers, the gate stays closed.
 	 */
-	close(fd);
+	close(other.fd);
+	other.fd = -1;
 	status = tempo_fence_wait(fence, e->dev.job_timeout_ms + TEMPO_WAIT_MS);
 	TH_LOG("fence status after close: %d", status);
 	ASSERT_GT(0, status);
 	close(fence);
-	other.fd = -1;
 	tempo_env_fini(&other);
 }
 

@@ -24,16 +24,13 @@ struct bad_env {
 	struct drm_tempo_exec x;	/* a valid exec, to be spoiled */
 };
 
-static void bad_env_init(struct __test_metadata *_metadata,
-			 struct bad_env *b, int fd)
+/* The rest of @b, once its environment is set up. */
+static void bad_env_init(struct __test_metadata *_metadata, struct bad_env *b)
 {
 	struct tempo_env *e = &b->env;
+	uint32_t n = e->dev.max_syncs + 1;
+	int fd = e->fd;
 	uint64_t one = 1;
-	struct tempo_batch batch;
-	uint32_t n;
-
-	tempo_env_init(_metadata, e, fd);
-	n = e->dev.max_syncs + 1;
 
 	ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &b->out));
 	ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &b->nofence));
@@ -42,11 +39,8 @@ static void bad_env_init(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, tempo_ctx_create(fd, 0, NULL, 0, &b->dead_ctx));
 	ASSERT_EQ(0, tempo_ctx_destroy(fd, b->dead_ctx));
 
-	tempo_batch_init(&batch, &e->cmd, 0, 16);
-	tempo_pkt_write32(&batch, e->data.va + MARK_REJECTED, 0xbad);
-	tempo_pkt_end(&batch);
-	b->batches[0] = batch.va;
-	b->batches[1] = batch.va;
+	b->batches[0] = tempo_mark_batch(e, 0, MARK_REJECTED, 0xbad);
+	b->batches[1] = b->batches[0];
 
 	b->ins = calloc(n, sizeof(*b->ins));
 	b->outs = calloc(n, sizeof(*b->outs));
@@ -78,28 +72,25 @@ static void bad_env_fini(struct bad_env *b)
 	tempo_env_fini(&b->env);
 }
 
+/* A fixture of a struct bad_env, self->b. */
+#define BAD_ENV_FIXTURE(name)						\
+	FIXTURE(name) {							\
+		struct bad_env b;					\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		TEMPO_ENV_SETUP(&self->b.env);				\
+		bad_env_init(_metadata, &self->b);			\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		bad_env_fini(&self->b);					\
+	}
+
 /* ------------------------------------------------------------------------ */
 /* The valid exec every case starts from */
 
-FIXTURE(exec_base) {
-	struct bad_env b;
-};
-
-FIXTURE_SETUP(exec_base)
-{
-	int fd;
-
-	self->b.env.fd = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	bad_env_init(_metadata, &self->b, fd);
-}
-
-FIXTURE_TEARDOWN(exec_base)
-{
-	bad_env_fini(&self->b);
-}
+BAD_ENV_FIXTURE(exec_base)
 
 TEST_F(exec_base, valid_exec_runs_and_signals_its_out_sync)
 {
@@ -168,30 +159,12 @@ TEST_F(exec_base, rejected_exec_installs_no_sync_file)
 /* ------------------------------------------------------------------------ */
 /* Rejections */
 
-FIXTURE(exec_bad) {
-	struct bad_env b;
-};
+BAD_ENV_FIXTURE(exec_bad)
 
 FIXTURE_VARIANT(exec_bad) {
 	int expect;			/* errno */
 	void (*spoil)(struct bad_env *b);
 };
-
-FIXTURE_SETUP(exec_bad)
-{
-	int fd;
-
-	self->b.env.fd = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	bad_env_init(_metadata, &self->b, fd);
-}
-
-FIXTURE_TEARDOWN(exec_bad)
-{
-	bad_env_fini(&self->b);
-}
 
 #define BAD(name, err) \
 	static void spoil_##name(struct bad_env *b); \
@@ -422,7 +395,6 @@ TEST_F(exec_bad, is_rejected_and_queues_nothing)
 {
 	struct bad_env *b = &self->b;
 	struct tempo_env *e = &b->env;
-	struct tempo_batch follow;
 	int ret, err;
 
 	variant->spoil(b);
@@ -436,10 +408,8 @@ TEST_F(exec_bad, is_rejected_and_queues_nothing)
 	ASSERT_FALSE(tempo_syncobj_has_fence(e->fd, b->out));
 
 	/* A job queued after it on the same slot runs, and it ran alone. */
-	tempo_batch_init(&follow, &e->cmd, 4096, 16);
-	tempo_pkt_write32(&follow, e->data.va + MARK_FOLLOW, 1);
-	tempo_pkt_end(&follow);
-	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0, follow.va));
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0,
+			       tempo_mark_batch(e, 4096, MARK_FOLLOW, 1)));
 	ASSERT_EQ(1u, *tempo_u32(&e->data, MARK_FOLLOW));
 	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK_REJECTED));
 	ASSERT_FALSE(tempo_syncobj_has_fence(e->fd, b->out));

@@ -9,23 +9,7 @@
 #define VA(e, off)	((e)->data.va + (off))
 #define MS		1000000ull
 
-FIXTURE(fdinfo) {
-	struct tempo_env env;
-};
-
-FIXTURE_SETUP(fdinfo)
-{
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-}
-
-FIXTURE_TEARDOWN(fdinfo)
-{
-	tempo_env_fini(&self->env);
-}
+TEMPO_ENV_FIXTURE(fdinfo)
 
 /*
  * The value of @key in @fd's fdinfo, with its unit applied ("ns" as is,
@@ -34,12 +18,10 @@ FIXTURE_TEARDOWN(fdinfo)
  */
 static int64_t fdinfo_get(int fd, const char *key, char *str, size_t len)
 {
-	char path[64], line[256];
+	FILE *f = tempo_fopen("r", "/proc/self/fdinfo/%d", fd);
 	int64_t value = -1;
-	FILE *f;
+	char line[256];
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -83,18 +65,14 @@ static void busy_all(int fd, int64_t busy[3])
 static int gated_job(struct __test_metadata *_metadata, struct tempo_env *e,
 		     uint32_t slot, uint32_t offset)
 {
-	struct tempo_batch b;
-
-	tempo_batch_init(&b, &e->cmd, offset, 64);
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_end(&b);
-	return tempo_submit(_metadata, e->fd, e->ctx, slot, b.va);
+	return tempo_submit(_metadata, e->fd, e->ctx, slot,
+			    tempo_gated_batch(e, offset, TEMPO_NO_MARK, 0));
 }
 
 TEST_F(fdinfo, names_the_driver_and_the_client)
 {
 	char driver[64] = "", id[64] = "", other_id[64] = "";
-	int other = tempo_open_render();
+	int other = tempo_device_open();
 
 	ASSERT_LE(0, other);
 	ASSERT_LE(0, fdinfo_get(self->env.fd, "drm-driver", driver,
@@ -118,7 +96,8 @@ TEST_F(fdinfo, capacity_is_the_number_of_engines_of_each_class)
 		uint32_t n = tempo_count_class(self->env.engines, c);
 
 		if (!n) {
-			ASSERT_EQ(-1, fdinfo_get(self->env.fd, key[c], NULL, 0));
+			ASSERT_EQ(-1, fdinfo_get(self->env.fd, key[c], NULL,
+						 0));
 			continue;
 		}
 		ASSERT_EQ((int64_t)n, fdinfo_get(self->env.fd, key[c], NULL, 0))
@@ -187,27 +166,25 @@ TEST_F(fdinfo, busy_time_grows_by_the_time_a_job_held_its_engine)
 
 TEST_F(fdinfo, another_files_work_is_not_counted)
 {
-	struct tempo_env other = { .fd = -1 };
+	struct tempo_env other;
 	int64_t before[3], after[3];
 	uint32_t slot;
-	int fd = tempo_open_render(), fence;
+	int fence;
 
-	ASSERT_LE(0, fd);
-	tempo_env_init(_metadata, &other, fd);
+	tempo_env_init(_metadata, &other, tempo_device_open());
 	slot = tempo_default_slot(other.engines,
 				  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
 	busy_all(self->env.fd, before);
 	fence = gated_job(_metadata, &other, slot, 0);
 	tempo_sleep_ms(20);
 	tempo_gate_set(&other, 1);
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
-	close(fence);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	tempo_sleep_ms(50);
 	busy_all(self->env.fd, after);
 	for (int c = 0; c < 3; c++) {
 		ASSERT_EQ(before[c], after[c]) TH_LOG("class %d", c);
 	}
-	ASSERT_LT(0, fdinfo_get(fd, "drm-engine-compute", NULL, 0));
+	ASSERT_LT(0, fdinfo_get(other.fd, "drm-engine-compute", NULL, 0));
 	tempo_env_fini(&other);
 }
 

@@ -98,12 +98,10 @@ static int cg_write(const char *dir, const char *file, const char *value)
 /* The number after @key (or the first number of the file without one). */
 static long long cg_read(const char *dir, const char *file, const char *key)
 {
-	char path[400], line[256];
+	FILE *f = tempo_fopen("re", "%s/%s", dir, file);
 	long long value = -1;
-	FILE *f;
+	char line[256];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "re");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -182,33 +180,6 @@ static int cg_enter(const struct cgroup *cg)
 	return cg_write(cg->dir, "cgroup.procs", pid);
 }
 
-static int query_limits(int fd, struct drm_tempo_query_limits *l)
-{
-	uint32_t size = sizeof(*l);
-
-	memset(l, 0, sizeof(*l));
-	return tempo_query(fd, DRM_TEMPO_QUERY_LIMITS, l, &size);
-}
-
-static long long module_param(const char *name)
-{
-	char path[128], buf[32] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/tempo/parameters/%s", name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	if (buf[0] == 'Y')
-		return 1;
-	if (buf[0] == 'N')
-		return 0;
-	return strtoll(buf, NULL, 10);
-}
-
 /*
  * Fill the ring of @slot's engine (a gfx engine: one regular HQD) with
  * gated jobs, one per context: jobs queued behind them stay queued for as
@@ -219,18 +190,15 @@ static long long module_param(const char *name)
  */
 static int block_ring(struct tempo_env *e, uint32_t slot, int *first)
 {
-	struct tempo_batch b;
+	uint64_t va = tempo_gated_batch(e, 0, TEMPO_NO_MARK, 0);
 
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_end(&b);
 	for (uint32_t i = 0; i < e->dev.ring_size; i++) {
 		uint32_t ctx;
 		int ret, f = -1;
 
 		ret = tempo_ctx_create(e->fd, 0, NULL, 0, &ctx);
 		if (!ret)
-			ret = tempo_exec(e->fd, ctx, slot, b.va, NULL, 0, NULL, 0,
+			ret = tempo_exec(e->fd, ctx, slot, va, NULL, 0, NULL, 0,
 					 i || !first ? NULL : &f);
 		if (ret)
 			return ret;
@@ -289,24 +257,22 @@ static int flood_mappings(int fd, int max, struct flood_result *r)
 static int flood_jobs(int fd, int max, struct flood_result *r,
 		      struct tempo_env *e)
 {
-	struct tempo_batch nop;
-	uint64_t va;
+	uint64_t va = tempo_mark_batch(e, 256, TEMPO_NO_MARK, 0);
 
 	if (block_ring(e, 0, NULL))
 		return -1;
-	tempo_batch_init(&nop, &e->cmd, 256, 64);
-	tempo_pkt_end(&nop);
-	va = nop.va;
+	/* Raw: tempo_exec() would retry the -EAGAIN this is waiting for. */
 	for (r->count = e->dev.ring_size; r->count < max; r->count++) {
 		struct drm_tempo_exec x = {
 			.ctx_id = e->ctx,
 			.num_batches = 1,
-			.batches = (uint64_t)(uintptr_t)&va,
+			.batches = TEMPO_PTR(&va),
 			.out_fence_fd = -1,
 		};
+		int ret = tempo_ioctl_raw(fd, DRM_IOCTL_TEMPO_EXEC, &x);
 
-		if (ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x))
-			return errno;
+		if (ret)
+			return -ret;
 	}
 	return 0;
 }
@@ -323,8 +289,8 @@ static int flood_child(const struct cgroup *cg, const struct unpriv *u,
 
 	if (cg_enter(cg) || unpriv_become(u))
 		return 10;
-	fd = tempo_open_render();
-	if (fd < 0 || query_limits(fd, &l))
+	fd = tempo_device_open();
+	if (fd < 0 || tempo_query_limits(fd, &l))
 		return 11;
 	switch (kind) {
 	case FLOOD_CONTEXTS:
@@ -337,11 +303,8 @@ static int flood_child(const struct cgroup *cg, const struct unpriv *u,
 		break;
 	case FLOOD_JOBS:
 		r.limit = l.max_jobs;
-		e.fd = fd;
-		if (tempo_query_device(fd, &e.dev) || l.max_contexts <= e.dev.ring_size ||
-		    tempo_ctx_create(fd, 0, NULL, 0, &e.ctx) ||
-		    tempo_bo_new(fd, TEMPO_DATA_SIZE, 0, &e.data) ||
-		    tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &e.cmd))
+		if (tempo_env_setup(&e, fd, TEMPO_DATA_SIZE) ||
+		    l.max_contexts <= e.dev.ring_size)
 			return 12;
 		r.err = flood_jobs(fd, r.limit + 64, &r, &e);
 		break;
@@ -433,16 +396,13 @@ static void flood_check(struct __test_metadata *_metadata,
 
 /* Tests that open what they need themselves: the device must exist. */
 FIXTURE(device) {
-	int unused;
+	int fd;
 };
 
 FIXTURE_SETUP(device)
 {
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	close(fd);
+	TEMPO_OPEN_SETUP(self->fd);
+	close(self->fd);
 }
 
 FIXTURE_TEARDOWN(device)
@@ -478,16 +438,16 @@ TEST_F(device, limits_are_the_module_parameters)
 {
 	struct drm_tempo_query_limits l;
 	struct drm_tempo_query q = { .query = DRM_TEMPO_QUERY_LIMITS };
-	int fd = tempo_open_render();
+	int fd = tempo_device_open();
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q));
 	ASSERT_EQ(sizeof(l), q.size);
-	ASSERT_EQ(0, query_limits(fd, &l));
-	if (module_param("max_jobs") >= 0) {
-		ASSERT_EQ(module_param("max_contexts"), l.max_contexts);
-		ASSERT_EQ(module_param("max_mappings"), l.max_mappings);
-		ASSERT_EQ(module_param("max_jobs"), l.max_jobs);
+	ASSERT_EQ(0, tempo_query_limits(fd, &l));
+	if (tempo_module_param("max_jobs") >= 0) {
+		ASSERT_EQ(tempo_module_param("max_contexts"), l.max_contexts);
+		ASSERT_EQ(tempo_module_param("max_mappings"), l.max_mappings);
+		ASSERT_EQ(tempo_module_param("max_jobs"), l.max_jobs);
 	}
 	ASSERT_LT(0u, l.close_wait_ms);
 	close(fd);
@@ -505,131 +465,109 @@ static unsigned int race_seconds(void)
 
 struct race {
 	int fd;
+	int other;		/* a second file of the process */
 	uint64_t end_ns;
 	uint64_t batch;		/* a NOP batch, for exec */
 	uint64_t va;		/* the fixed range of the mapping race */
 	uint32_t handle;	/* its buffer */
-	int slot;
 	volatile int bad;	/* an errno nobody documents */
 	volatile long ops;
 };
 
-static bool race_on(struct race *r)
-{
-	return tempo_now_ns() < r->end_ns && !r->bad;
-}
+/* One call of a racing thread; @i counts its calls. */
+typedef void (*race_call)(struct race *r, uint32_t i);
 
-static void race_check(struct race *r, int ret, int ok1, int ok2)
+struct racer {
+	pthread_t thread;
+	struct race *r;
+	race_call call;
+};
+
+/* A raw ioctl of the race: any errno but @ok1, @ok2 and EINTR is bad. */
+static void race_ioctl(struct race *r, unsigned long request, void *arg,
+		       int ok1, int ok2)
 {
-	if (ret && errno != ok1 && errno != ok2 && errno != EINTR)
-		r->bad = errno;
+	int ret = tempo_ioctl_raw(r->fd, request, arg);
+
+	if (ret && -ret != ok1 && -ret != ok2 && ret != -EINTR)
+		r->bad = -ret;
 	__atomic_add_fetch(&r->ops, 1, __ATOMIC_RELAXED);
 }
 
-static void *ctx_creator(void *arg)
+static void *race_loop(void *arg)
 {
-	struct race *r = arg;
+	struct racer *t = arg;
 
-	while (race_on(r)) {
-		struct drm_tempo_ctx_create c = { .priority = -1 };
-
-		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c),
-			   ENOSPC, ENOSPC);
-	}
+	for (uint32_t i = 0; tempo_now_ns() < t->r->end_ns && !t->r->bad; i++)
+		t->call(t->r, i);
 	return NULL;
+}
+
+static void race_run(struct race *r, const race_call *calls, int n)
+{
+	struct racer t[8];
+
+	r->end_ns = tempo_now_ns() + race_seconds() * 1000000000ull;
+	for (int i = 0; i < n; i++) {
+		t[i] = (struct racer){ .r = r, .call = calls[i] };
+		if (pthread_create(&t[i].thread, NULL, race_loop, &t[i]))
+			abort();
+	}
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i].thread, NULL);
+}
+
+static void ctx_create_call(struct race *r, uint32_t i)
+{
+	struct drm_tempo_ctx_create c = { .priority = -1 };
+
+	(void)i;
+	race_ioctl(r, DRM_IOCTL_TEMPO_CTX_CREATE, &c, ENOSPC, ENOSPC);
 }
 
 /* Ids are the lowest free ones: destroy them as soon as they appear. */
-static void *ctx_destroyer(void *arg)
+static void ctx_destroy_call(struct race *r, uint32_t i)
 {
-	struct race *r = arg;
+	struct drm_tempo_ctx_destroy d = { .ctx_id = i % 8 + 1 };
 
-	for (uint32_t id = 1; race_on(r); id = id % 8 + 1) {
-		struct drm_tempo_ctx_destroy d = { .ctx_id = id };
-
-		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &d),
-			   ENOENT, ENOENT);
-	}
-	return NULL;
+	race_ioctl(r, DRM_IOCTL_TEMPO_CTX_DESTROY, &d, ENOENT, ENOENT);
 }
 
-static void *ctx_user(void *arg)
+static void ctx_use_call(struct race *r, uint32_t i)
 {
-	struct race *r = arg;
+	struct drm_tempo_ctx_param p = {
+		.ctx_id = i % 8 + 1,
+		.param = DRM_TEMPO_CTX_PARAM_PRIORITY,
+		.value = -2,
+	};
+	struct drm_tempo_exec x = {
+		.ctx_id = i % 8 + 1,
+		.num_batches = 1,
+		.batches = TEMPO_PTR(&r->batch),
+		.out_fence_fd = -1,
+	};
 
-	for (uint32_t id = 1; race_on(r); id = id % 8 + 1) {
-		struct drm_tempo_ctx_param p = {
-			.ctx_id = id,
-			.param = DRM_TEMPO_CTX_PARAM_PRIORITY,
-			.value = -2,
-		};
-		struct drm_tempo_exec x = {
-			.ctx_id = id,
-			.slot = r->slot,
-			.num_batches = 1,
-			.batches = (uint64_t)(uintptr_t)&r->batch,
-			.out_fence_fd = -1,
-		};
-
-		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &p),
-			   ENOENT, ENOENT);
-		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_EXEC, &x),
-			   ENOENT, EAGAIN);
-	}
-	return NULL;
+	race_ioctl(r, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &p, ENOENT, ENOENT);
+	race_ioctl(r, DRM_IOCTL_TEMPO_EXEC, &x, ENOENT, EAGAIN);
 }
 
 /* A privileged caller's file override, set and cleared all along. */
-static void *file_overrider(void *arg)
+static void file_override_call(struct race *r, uint32_t i)
 {
-	struct race *r = arg;
-	int fd = tempo_open_render();
+	struct drm_tempo_sched s = {
+		.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
+		.fd = r->fd,
+		.priority = i % 2 ? DRM_TEMPO_PRIORITY_UNSET :
+				    DRM_TEMPO_PRIORITY_LOW,
+	};
+	int ret = tempo_ioctl_raw(r->other, DRM_IOCTL_TEMPO_SCHED, &s);
 
-	for (int i = 0; fd >= 0 && race_on(r); i++) {
-		struct drm_tempo_sched s = {
-			.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
-			.fd = r->fd,
-			.priority = i % 2 ? DRM_TEMPO_PRIORITY_UNSET :
-					    DRM_TEMPO_PRIORITY_LOW,
-		};
-
-		race_check(r, ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s), EACCES,
-			   EACCES);
-	}
-	if (fd >= 0)
-		close(fd);
-	return NULL;
+	if (ret && ret != -EACCES && ret != -EINTR)
+		r->bad = -ret;
+	__atomic_add_fetch(&r->ops, 1, __ATOMIC_RELAXED);
 }
 
-static void race_run(struct race *r, void *(**fns)(void *), int n)
-{
-	pthread_t t[8];
-
-	r->end_ns = tempo_now_ns() + race_seconds() * 1000000000ull;
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, fns[i], r))
-			abort();
-	for (int i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
-}
-
-FIXTURE(race) {
-	struct tempo_env env;
-};
-
-FIXTURE_SETUP(race)
-{
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-}
-
-FIXTURE_TEARDOWN(race)
-{
-	tempo_env_fini(&self->env);
-}
+TEMPO_ENV_FIXTURE(race)
 
 /*
  * Threads of one file create contexts while others destroy, use and
@@ -638,69 +576,58 @@ FIXTURE_TEARDOWN(race)
  */
 TEST_F_TIMEOUT(race, ctx_create_against_destroy_of_its_ids, 300)
 {
-	void *(*fns[])(void *) = {
-		ctx_creator, ctx_creator, ctx_destroyer, ctx_destroyer,
-		ctx_user, file_overrider,
+	static const race_call calls[] = {
+		ctx_create_call, ctx_create_call, ctx_destroy_call,
+		ctx_destroy_call, ctx_use_call, file_override_call,
 	};
 	struct tempo_env *e = &self->env;
-	struct race r = { .fd = e->fd };
+	struct race r = { .fd = e->fd, .other = tempo_device_open() };
 	struct tempo_batch b;
 
+	ASSERT_LE(0, r.other);
 	tempo_batch_init(&b, &e->cmd, 0, 16);
 	tempo_pkt_end(&b);
 	r.batch = b.va;
-	r.slot = 0;
-	race_run(&r, fns, TEMPO_ARRAY_SIZE(fns));
+	race_run(&r, calls, TEMPO_ARRAY_SIZE(calls));
 	TH_LOG("%ld calls in %u s", r.ops, race_seconds());
+	close(r.other);
 	ASSERT_EQ(0, r.bad);
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0, b.va));
 }
 
-static void *mapper(void *arg)
+static void vm_map_call(struct race *r, uint32_t i)
 {
-	struct race *r = arg;
+	struct drm_tempo_vm_map m = {
+		.handle = r->handle, .va = r->va, .size = 65536,
+	};
 
-	while (race_on(r)) {
-		struct drm_tempo_vm_map m = {
-			.handle = r->handle,
-			.va = r->va,
-			.size = 65536,
-		};
-
-		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_VM_MAP, &m),
-			   ENOSPC, ENOSPC);
-	}
-	return NULL;
+	(void)i;
+	race_ioctl(r, DRM_IOCTL_TEMPO_VM_MAP, &m, ENOSPC, ENOSPC);
 }
 
-static void *unmapper(void *arg)
+static void vm_unmap_call(struct race *r, uint32_t i)
 {
-	struct race *r = arg;
+	struct drm_tempo_vm_unmap u = { .va = r->va, .size = 65536 };
 
-	while (race_on(r)) {
-		struct drm_tempo_vm_unmap u = { .va = r->va, .size = 65536 };
-
-		race_check(r, ioctl(r->fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u),
-			   ENOENT, ENOENT);
-	}
-	return NULL;
+	(void)i;
+	race_ioctl(r, DRM_IOCTL_TEMPO_VM_UNMAP, &u, ENOENT, ENOENT);
 }
 
 /* The buffer's references stay right: closing it frees it, once. */
 TEST_F_TIMEOUT(race, vm_map_against_unmap_of_its_range, 300)
 {
-	void *(*fns[])(void *) = { mapper, mapper, unmapper, unmapper };
+	static const race_call calls[] = {
+		vm_map_call, vm_map_call, vm_unmap_call, vm_unmap_call,
+	};
 	struct tempo_env *e = &self->env;
 	struct race r = { .fd = e->fd };
-	struct drm_tempo_vm_unmap u = { .size = 65536 };
 
 	ASSERT_EQ(0, tempo_bo_create(e->fd, 65536, &r.handle));
 	r.va = e->dev.va_end - (1ull << 30);
-	race_run(&r, fns, TEMPO_ARRAY_SIZE(fns));
+	race_run(&r, calls, TEMPO_ARRAY_SIZE(calls));
 	TH_LOG("%ld calls in %u s", r.ops, race_seconds());
 	ASSERT_EQ(0, r.bad);
-	u.va = r.va;
-	ioctl(e->fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u);
+	tempo_vm_unmap(e->fd, r.va, 65536);
 	ASSERT_EQ(0, tempo_gem_close(e->fd, r.handle));
 	ASSERT_EQ(-ENOENT, tempo_vm_unmap(e->fd, r.va, 65536));
 }
@@ -716,19 +643,10 @@ FIXTURE(guilt) {
 
 FIXTURE_SETUP(guilt)
 {
-	int fd = tempo_open_render(), fd2;
-
-	self->env.fd = self->other.fd = -1;
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	fd2 = tempo_open_render();
-	ASSERT_LE(0, fd2);
-	tempo_env_init(_metadata, &self->env, fd);
-	tempo_env_init(_metadata, &self->other, fd2);
+	TEMPO_ENV_SETUP(&self->env);
+	tempo_env_init(_metadata, &self->other, tempo_device_open());
 	self->timeout_ms = self->env.dev.job_timeout_ms;
-	if (self->timeout_ms > 7000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     self->timeout_ms);
+	TEMPO_NEED_TIMEOUT_WITHIN(&self->env, 7000);
 	if (tempo_count_class(self->env.engines,
 			      DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 3 ||
 	    tempo_count_class(self->env.engines, DRM_TEMPO_ENGINE_CLASS_GFX) < 1)
@@ -746,26 +664,30 @@ static uint64_t ts_at(const struct tempo_env *e, uint32_t off)
 	return __atomic_load_n(tempo_u64(&e->data, off), __ATOMIC_SEQ_CST);
 }
 
-static void wait_ts(struct __test_metadata *_metadata,
-		    const struct tempo_env *e, uint32_t off)
-{
-	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
-
-	while (!ts_at(e, off)) {
-		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
-		tempo_sleep_ms(1);
-	}
-}
-
 static int64_t reset_status(int fd, uint32_t ctx)
 {
-	struct drm_tempo_ctx_param p = {
-		.ctx_id = ctx,
-		.param = DRM_TEMPO_CTX_PARAM_RESET_STATUS,
-	};
+	int64_t value;
 
-	return tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &p) ?
-	       -1 : p.value;
+	return tempo_ctx_get_param(fd, ctx, DRM_TEMPO_CTX_PARAM_RESET_STATUS,
+				   &value) ? -1 : value;
+}
+
+/*
+ * A batch at @offset that writes the timestamp at data offset @ts, makes a
+ * DISPATCH of @kernel over @groups groups, writes the timestamp at @ts + 8.
+ */
+static uint64_t timed_dispatch(struct tempo_env *e, uint32_t offset,
+			       uint32_t ts, uint32_t kernel, uint32_t groups,
+			       const uint32_t *args, uint32_t nargs)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 64);
+	tempo_pkt_write_timestamp(&b, e->data.va + ts);
+	tempo_pkt_dispatch(&b, kernel, groups, 1, 1, args, nargs);
+	tempo_pkt_write_timestamp(&b, e->data.va + ts + 8);
+	tempo_pkt_end(&b);
+	return b.va;
 }
 
 /*
@@ -777,53 +699,40 @@ static int64_t reset_status(int fd, uint32_t ctx)
 TEST_F_TIMEOUT(guilt, job_waiting_for_cus_another_file_holds_is_innocent, 120)
 {
 	struct tempo_env *hog = &self->other, *e = &self->env;
-	uint32_t spin_ns = self->timeout_ms * 600000u;
+	uint32_t spin[] = { self->timeout_ms * 600000u };
+	uint32_t fill[] = { TEMPO_ARG_VA(e->data.va + 0x10000), 7, 4096 };
 	int fences[3], victim, status;
-	struct tempo_batch b;
 
 	for (int i = 0; i < 3; i++) {
-		uint32_t args[] = { spin_ns };
+		uint64_t va = timed_dispatch(hog, 256 * i, TS + 16 * i,
+					     DRM_TEMPO_KERNEL_SPIN,
+					     hog->dev.num_cus, spin, 1);
 
-		tempo_batch_init(&b, &hog->cmd, 256 * i, 64);
-		tempo_pkt_write_timestamp(&b, hog->data.va + TS + 16 * i);
-		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, hog->dev.num_cus,
-				   1, 1, args, 1);
-		tempo_pkt_write_timestamp(&b, hog->data.va + TS + 16 * i + 8);
-		tempo_pkt_end(&b);
 		fences[i] = tempo_submit(_metadata, hog->fd, hog->ctx,
 					 tempo_default_slot(hog->engines,
 						DRM_TEMPO_ENGINE_CLASS_COMPUTE, i),
-					 b.va);
-		wait_ts(_metadata, hog, TS + 16 * i);
+					 va);
+		tempo_wait_nonzero(_metadata, &hog->data, TS + 16 * i);
 	}
 	tempo_sleep_ms(20);
 
-	{
-		uint32_t args[] = { TEMPO_ARG_VA(e->data.va + 0x10000), 7, 4096 };
-
-		tempo_batch_init(&b, &e->cmd, 0, 64);
-		tempo_pkt_write_timestamp(&b, e->data.va + TS);
-		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 1, 1, 1, args, 4);
-		tempo_pkt_write_timestamp(&b, e->data.va + TS + 8);
-		tempo_pkt_end(&b);
-	}
 	victim = tempo_submit(_metadata, e->fd, e->ctx,
 			      tempo_default_slot(e->engines,
 						 DRM_TEMPO_ENGINE_CLASS_GFX, 0),
-			      b.va);
+			      timed_dispatch(e, 0, TS, DRM_TEMPO_KERNEL_FILL, 1,
+					     fill, 4));
 	status = tempo_fence_wait(victim, 4 * self->timeout_ms + TEMPO_WAIT_MS);
 	TH_LOG("victim held %.0f ms for a job timeout of %u ms",
 	       (ts_at(e, TS + 8) - ts_at(e, TS)) / 1e6, self->timeout_ms);
 	ASSERT_EQ(1, status);
 	ASSERT_EQ(7u, *tempo_u32(&e->data, 0x10000 + 4092));
-	ASSERT_EQ(0, reset_status(e->fd, e->ctx) & DRM_TEMPO_RESET_STATUS_GUILTY);
+	ASSERT_EQ(0, reset_status(e->fd,
+				  e->ctx) & DRM_TEMPO_RESET_STATUS_GUILTY);
 	/* It was held past its timeout: the point of the test. */
 	ASSERT_LT((uint64_t)self->timeout_ms * 1000000ull,
 		  ts_at(e, TS + 8) - ts_at(e, TS));
-	for (int i = 0; i < 3; i++) {
-		ASSERT_EQ(1, tempo_fence_wait(fences[i], TEMPO_WAIT_MS));
-		close(fences[i]);
-	}
+	for (int i = 0; i < 3; i++)
+		tempo_fence_expect(_metadata, fences[i], 1, TEMPO_WAIT_MS);
 	close(victim);
 }
 
@@ -852,7 +761,7 @@ TEST_F_TIMEOUT(guilt, endless_batch_is_stopped_while_jobs_keep_coming, 120)
 	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &other));
 
 	endless = tempo_submit(_metadata, e->fd, e->ctx, slot, entry.va);
-	wait_ts(_metadata, e, TS);
+	tempo_wait_nonzero(_metadata, &e->data, TS);
 	while (tempo_now_ns() < ts_at(e, TS) + 3ull * self->timeout_ms * 1000000) {
 		int f = tempo_submit(_metadata, e->fd, other, slot, nop.va);
 
@@ -923,7 +832,7 @@ static void preempt_mem_op(struct __test_metadata *_metadata,
 	low = tempo_submit(_metadata, e->fd, e->ctx, slot,
 			   mem_batch(e, 0, fill, dst.va, src.va,
 				     (uint32_t)size));
-	wait_ts(_metadata, e, TS);
+	tempo_wait_nonzero(_metadata, &e->data, TS);
 	hi = tempo_submit(_metadata, e->fd, high, slot, h.va);
 	ASSERT_EQ(1, tempo_fence_wait(hi, TEMPO_WAIT_MS));
 	ASSERT_EQ(1, tempo_fence_wait(low, 10 * TEMPO_WAIT_MS));
@@ -1013,6 +922,48 @@ TEST_F_TIMEOUT(guilt, copy_past_the_timeout_is_stopped_by_it, 300)
  * are dropped (-ESRCH). The gate, in a buffer the client shared as a
  * dma-buf, is opened once the file is closed.
  */
+/*
+ * The client: a ring of gated jobs, then @n SPIN jobs queued behind it;
+ * sends the first job's sync_file, a dma-buf of its data buffer (the
+ * gate), the last job's sync_file and its DRM file, and exits.
+ */
+static int client_main(int sock, uint32_t n)
+{
+	struct tempo_env c;
+	struct tempo_batch spin;
+	uint32_t args[] = { 1000000 };
+	int f;
+
+	if (tempo_env_open(&c, TEMPO_DATA_SIZE))
+		return 10;
+	if (block_ring(&c, 0, &f) || tempo_send_fds(sock, &f, 1))
+		return 11;
+	close(f);
+	if (drmPrimeHandleToFD(c.fd, c.data.handle, DRM_CLOEXEC | DRM_RDWR,
+			       &f) || tempo_send_fds(sock, &f, 1))
+		return 14;
+	close(f);
+	tempo_batch_init(&spin, &c.cmd, 256, 64);
+	tempo_pkt_dispatch(&spin, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, args, 1);
+	tempo_pkt_end(&spin);
+	for (uint32_t i = 0; i < n; i++) {
+		if (tempo_exec(c.fd, c.ctx, 0, spin.va, NULL, 0, NULL, 0,
+			       i == n - 1 ? &f : NULL))
+			return 12;
+	}
+	if (tempo_send_fds(sock, &f, 1) || tempo_send_fds(sock, &c.fd, 1))
+		return 13;
+	return 0;
+}
+
+/*
+ * A client queues thousands of jobs behind a ring of jobs that never end
+ * by themselves, hands its file to a "compositor" and exits; the
+ * compositor's close() returns within close_wait_ms (plus slack), and
+ * every fence still ends with a documented status: the jobs left queued
+ * are dropped (-ESRCH). The gate, in a buffer the client shared as a
+ * dma-buf, is opened once the file is closed.
+ */
 TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 {
 	struct tempo_env *e = &self->env;
@@ -1023,44 +974,15 @@ TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 	uint64_t t0, took;
 	pid_t pid;
 
-	ASSERT_EQ(0, query_limits(e->fd, &l));
+	ASSERT_EQ(0, tempo_query_limits(e->fd, &l));
 	n = l.max_jobs > 3000 + e->dev.ring_size ? 3000 :
 	    l.max_jobs - e->dev.ring_size;
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		struct tempo_env c = { .fd = -1 };
-		struct tempo_batch spin;
-		uint32_t args[] = { 1000000 };
-		int f;
-
 		close(sv[0]);
-		c.fd = tempo_open_render();
-		if (c.fd < 0 || tempo_query_device(c.fd, &c.dev) ||
-		    tempo_ctx_create(c.fd, 0, NULL, 0, &c.ctx) ||
-		    tempo_bo_new(c.fd, TEMPO_DATA_SIZE, 0, &c.data) ||
-		    tempo_bo_new(c.fd, TEMPO_CMD_SIZE, 0, &c.cmd))
-			_exit(10);
-		if (block_ring(&c, 0, &f) || tempo_send_fds(sv[1], &f, 1))
-			_exit(11);
-		close(f);
-		if (drmPrimeHandleToFD(c.fd, c.data.handle, DRM_CLOEXEC | DRM_RDWR,
-				       &f) || tempo_send_fds(sv[1], &f, 1))
-			_exit(14);
-		close(f);
-		tempo_batch_init(&spin, &c.cmd, 256, 64);
-		tempo_pkt_dispatch(&spin, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, args, 1);
-		tempo_pkt_end(&spin);
-		for (uint32_t i = 0; i < n; i++) {
-			if (tempo_exec(c.fd, c.ctx, 0, spin.va, NULL, 0, NULL, 0,
-				       i == n - 1 ? &f : NULL))
-				_exit(12);
-		}
-		if (tempo_send_fds(sv[1], &f, 1) ||
-		    tempo_send_fds(sv[1], &c.fd, 1))
-			_exit(13);
-		_exit(0);
+		_exit(client_main(sv[1], n));
 	}
 	close(sv[1]);
 	ASSERT_EQ(0, tempo_recv_fds(sv[0], &first, 1));
@@ -1094,24 +1016,31 @@ TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 /* ------------------------------------------------------------------------ */
 /* The host's CPUs */
 
-static uint64_t spin_for(uint64_t ns)
+static uint64_t cpu_time_ns(void)
 {
-	uint64_t end = tempo_now_ns() + ns, n = 0;
+	struct timespec ts;
 
-	while (tempo_now_ns() < end)
-		n++;
-	return n;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* A bystander process: counts loop turns for @ms, writes the count. */
+/*
+ * A bystander process: spins for @ms and writes the share of that time it
+ * was given a CPU, in thousandths. Its CPU time, not its loop count: how
+ * much CPU the host gives the VM's CPUs varies with the host's own load,
+ * what the guest's scheduler gives the bystander does not.
+ */
 static pid_t bystander_start(int out, unsigned int ms)
 {
 	pid_t pid = fork();
 
 	if (!pid) {
-		uint64_t n = spin_for(ms * 1000000ull);
+		uint64_t start = tempo_now_ns(), cpu = cpu_time_ns(), share;
 
-		_exit(write(out, &n, sizeof(n)) == sizeof(n) ? 0 : 1);
+		while (tempo_now_ns() < start + ms * 1000000ull)
+			;
+		share = (cpu_time_ns() - cpu) * 1000 / (tempo_now_ns() - start);
+		_exit(write(out, &share, sizeof(share)) == sizeof(share) ? 0 : 1);
 	}
 	return pid;
 }
@@ -1133,46 +1062,52 @@ static uint64_t bystander_run(unsigned int ms)
 	return n;
 }
 
-/* Keep every engine busy: NOP loops, and FILL dispatches over all CUs. */
+/*
+ * Unless its last job still runs, give engine slot @i an endless job: a
+ * NOP loop, or a loop of FILL dispatches over all CUs on a compute
+ * engine, in a new context (a job that fails bans its context).
+ */
+static int saturate_engine(struct tempo_env *e, uint32_t i, int *fence)
+{
+	uint32_t args[] = { TEMPO_ARG_VA(e->data.va), 0, 65536 };
+	struct tempo_batch b;
+
+	if (*fence >= 0 && !tempo_fence_status(*fence))
+		return 0;
+	if (*fence >= 0)
+		close(*fence);
+	if (tempo_ctx_create(e->fd, 0, NULL, 0, &e->ctx))
+		return 12;
+	tempo_batch_init(&b, &e->cmd, 1024 * i, 256);
+	if (e->engines->engines[i].engine_class ==
+	    DRM_TEMPO_ENGINE_CLASS_COMPUTE)
+		tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL,
+				   e->dev.num_cus * 4, 1, 1, args, 4);
+	else
+		tempo_pkt_nop(&b, 8);
+	tempo_pkt_batch_start(&b, b.va, DRM_TEMPO_BATCH_CHAIN);
+	return tempo_exec(e->fd, e->ctx, i, b.va, NULL, 0, NULL, 0, fence) ?
+	       13 : 0;
+}
+
+/* Keep every engine busy until @end_ns, as the unprivileged user. */
 static void saturate(const struct unpriv *u, uint64_t end_ns)
 {
-	struct tempo_env e = { .fd = -1 };
-	int fences[16] = { 0 };
+	struct tempo_env e;
+	int fences[16];
+	uint32_t n;
 
-	if (unpriv_become(u))
+	if (unpriv_become(u) || tempo_env_open(&e, 16 << 20))
 		_exit(10);
-	e.fd = tempo_open_render();
-	if (e.fd < 0 || tempo_query_device(e.fd, &e.dev) ||
-	    !(e.engines = tempo_query_engines(e.fd)) ||
-	    tempo_bo_new(e.fd, 16 << 20, 0, &e.data) ||
-	    tempo_bo_new(e.fd, TEMPO_CMD_SIZE, 0, &e.cmd))
-		_exit(11);
-	for (uint32_t i = 0; i < e.engines->num_engines && i < 16; i++)
+	n = e.engines->num_engines < 16 ? e.engines->num_engines : 16;
+	for (uint32_t i = 0; i < n; i++)
 		fences[i] = -1;
 	while (tempo_now_ns() < end_ns) {
-		for (uint32_t i = 0; i < e.engines->num_engines && i < 16; i++) {
-			struct tempo_batch b;
-			uint32_t args[] = { TEMPO_ARG_VA(e.data.va), 0, 65536 };
+		for (uint32_t i = 0; i < n; i++) {
+			int ret = saturate_engine(&e, i, &fences[i]);
 
-			if (fences[i] >= 0 && !tempo_fence_status(fences[i]))
-				continue;
-			if (fences[i] >= 0)
-				close(fences[i]);
-			/* A job that fails bans its context: a new one each time. */
-			if (tempo_ctx_create(e.fd, 0, NULL, 0, &e.ctx))
-				_exit(12);
-			tempo_batch_init(&b, &e.cmd, 1024 * i, 256);
-			if (e.engines->engines[i].engine_class ==
-			    DRM_TEMPO_ENGINE_CLASS_COMPUTE)
-				tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL,
-						   e.dev.num_cus * 4, 1, 1,
-						   args, 4);
-			else
-				tempo_pkt_nop(&b, 8);
-			tempo_pkt_batch_start(&b, b.va, DRM_TEMPO_BATCH_CHAIN);
-			if (tempo_exec(e.fd, e.ctx, i, b.va, NULL, 0, NULL, 0,
-				       &fences[i]))
-				_exit(13);
+			if (ret)
+				_exit(ret);
 		}
 		tempo_sleep_ms(20);
 	}
@@ -1215,35 +1150,14 @@ TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
 	}
 	qsort(solo, 3, sizeof(solo[0]), cmp_u64);
 	qsort(loaded, 3, sizeof(loaded[0]), cmp_u64);
-	TH_LOG("bystander loop turns, median of 3: %llu alone, %llu beside the saturated GPU (%.2f)",
-	       (unsigned long long)solo[1], (unsigned long long)loaded[1],
+	TH_LOG("bystander's CPU share, median of 3: %.3f alone, %.3f beside the saturated GPU (%.2f)",
+	       solo[1] / 1000.0, loaded[1] / 1000.0,
 	       (double)loaded[1] / solo[1]);
 	ASSERT_LE(solo[1], 2 * loaded[1]);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Privilege and limits of the smaller kind */
-
-/* The card node of the tempo device, or "" (its render node's sibling). */
-static void card_node(char *path, size_t len)
-{
-	path[0] = 0;
-	for (int i = 0; i < 16; i++) {
-		char p[32];
-		int fd;
-
-		snprintf(p, sizeof(p), "/dev/dri/card%d", i);
-		fd = open(p, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (tempo_is_tempo(fd)) {
-			snprintf(path, len, "%s", p);
-			close(fd);
-			return;
-		}
-		close(fd);
-	}
-}
 
 /*
  * Nobody holds DRM master on a device without a display, so the first
@@ -1262,10 +1176,9 @@ TEST_F(device, master_of_the_card_node_grants_no_priority)
 
 	if (!unpriv_lookup(&u))
 		SKIP(return, "needs root and an unprivileged user");
-	card_node(card, sizeof(card));
-	if (!card[0])
+	if (tempo_device_card_path(card, sizeof(card)))
 		SKIP(return, "no card node of the tempo device");
-	if (module_param("master_priority") == 1)
+	if (tempo_module_param("master_priority") == 1)
 		SKIP(return, "master_priority is set: master is privileged");
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -1312,8 +1225,7 @@ TEST_F(device, dumb_buffer_over_the_size_cap_fails_einval)
 	char card[32];
 	int fd;
 
-	card_node(card, sizeof(card));
-	if (!card[0])
+	if (tempo_device_card_path(card, sizeof(card)))
 		SKIP(return, "no card node of the tempo device");
 	fd = open(card, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
@@ -1327,27 +1239,41 @@ TEST_F(device, dumb_buffer_over_the_size_cap_fails_einval)
 /* 769546 * 494770 * 48448661 is 2^64 + 4: not 4 workgroups. */
 TEST_F(device, dispatch_whose_group_count_wraps_is_illegal)
 {
-	struct tempo_env e = { .fd = -1 };
+	struct tempo_env e;
+	uint32_t args[4];
 	struct tempo_batch b;
-	uint32_t args[] = { 0, 0, 7, 4 };
-	int fd = tempo_open_render();
 
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &e, fd);
+	TEMPO_ENV_SETUP(&e);
 	args[0] = (uint32_t)(e.data.va + MARK);
 	args[1] = (uint32_t)((e.data.va + MARK) >> 32);
+	args[2] = 7;
+	args[3] = 4;
 	tempo_batch_init(&b, &e.cmd, 0, 64);
 	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 769546, 494770, 48448661,
 			   args, 4);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(-EILSEQ,
-		  tempo_run(_metadata, fd, e.ctx,
+		  tempo_run(_metadata, e.fd, e.ctx,
 			    tempo_default_slot(e.engines,
 					       DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
 			    b.va));
 	ASSERT_EQ(0u, *tempo_u32(&e.data, MARK));
 	tempo_env_fini(&e);
+}
+
+/* HQDs of queue priority 15 the file @fd is shown, or -1. */
+static int raised_hqds(int fd)
+{
+	struct drm_tempo_query_hqds *q;
+	int n = 0;
+
+	q = fd < 0 ? NULL : tempo_query_alloc(fd, DRM_TEMPO_QUERY_HQDS, NULL);
+	if (!q)
+		return -1;
+	for (uint32_t i = 0; i < q->num_hqds; i++)
+		n += q->hqds[i].queue_priority == 15;
+	free(q);
+	return n;
 }
 
 /*
@@ -1357,57 +1283,35 @@ TEST_F(device, dispatch_whose_group_count_wraps_is_illegal)
  */
 TEST_F(device, query_hqds_shows_live_priorities_to_privileged_callers_only)
 {
-	struct tempo_env e = { .fd = -1 };
-	struct drm_tempo_query_hqds *q;
-	struct tempo_batch b;
+	struct tempo_env e;
 	struct unpriv u;
 	uint32_t high;
-	int fd, fence, status, raised = 0;
+	int fence, status;
 	pid_t pid;
 
-	if (module_param("hqd_policy") != 1)
+	if (tempo_module_param("hqd_policy") != 1)
 		SKIP(return, "needs the dynamic HQD policy (hqd_policy=1)");
 	if (!unpriv_lookup(&u) || !tempo_has_cap_sys_nice())
 		SKIP(return, "needs root and an unprivileged user");
-	fd = tempo_open_render();
-	ASSERT_LE(0, fd);
-	tempo_env_init(_metadata, &e, fd);
-	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_VERY_HIGH, NULL, 0,
-				      &high));
-	tempo_batch_init(&b, &e.cmd, 0, 64);
-	tempo_pkt_wait_gate(&b, &e, 1);
-	tempo_pkt_end(&b);
-	fence = tempo_submit(_metadata, fd, high,
+	TEMPO_ENV_SETUP(&e);
+	ASSERT_EQ(0, tempo_ctx_create(e.fd, DRM_TEMPO_PRIORITY_VERY_HIGH, NULL,
+				      0, &high));
+	fence = tempo_submit(_metadata, e.fd, high,
 			     tempo_default_slot(e.engines,
 						DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
-			     b.va);
-	q = tempo_query_alloc(fd, DRM_TEMPO_QUERY_HQDS, NULL);
-	ASSERT_NE(NULL, q);
-	for (uint32_t i = 0; i < q->num_hqds; i++)
-		raised += q->hqds[i].queue_priority == 15;
-	free(q);
-	ASSERT_LT(0, raised);
+			     tempo_gated_batch(&e, 0, TEMPO_NO_MARK, 0));
+	ASSERT_LT(0, raised_hqds(e.fd));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		int ufd;
-
 		if (unpriv_become(&u))
 			_exit(10);
-		ufd = tempo_open_render();
-		q = ufd < 0 ? NULL : tempo_query_alloc(ufd, DRM_TEMPO_QUERY_HQDS,
-						       NULL);
-		if (!q)
-			_exit(11);
-		for (uint32_t i = 0; i < q->num_hqds; i++)
-			if (q->hqds[i].queue_priority == 15)
-				_exit(12);
-		_exit(0);
+		status = raised_hqds(tempo_device_open());
+		_exit(status < 0 ? 11 : status ? 12 : 0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	tempo_gate_set(&e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
-	close(fence);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	tempo_env_fini(&e);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));

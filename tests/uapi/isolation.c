@@ -49,17 +49,11 @@ FIXTURE_SETUP(isolation)
 {
 	struct tempo_bo *o = &self->a_only;
 	uint64_t size = 4 * tempo_page_size();
-	int fd, slot;
+	int slot;
 
-	self->a.fd = self->b.fd = self->bare = -1;
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->a, fd);
-	fd = tempo_open_render();
-	ASSERT_LE(0, fd);
-	tempo_env_init(_metadata, &self->b, fd);
-	self->bare = tempo_open_render();
+	TEMPO_ENV_SETUP(&self->a);
+	tempo_env_init(_metadata, &self->b, tempo_device_open());
+	self->bare = tempo_device_open();
 	ASSERT_LE(0, self->bare);
 
 	slot = tempo_default_slot(self->a.engines,
@@ -120,7 +114,8 @@ TEST_F(isolation, guessed_handles_reach_no_buffer)
 	for (uint32_t h = 0; h < GUESSES; h++) {
 		uint64_t offset, va = 0;
 
-		ASSERT_EQ(-ENOENT, tempo_bo_mmap_offset(self->bare, h, &offset));
+		ASSERT_EQ(-ENOENT, tempo_bo_mmap_offset(self->bare, h,
+							&offset));
 		ASSERT_EQ(-ENOENT, tempo_vm_map(self->bare, h,
 						DRM_TEMPO_VM_MAP_AUTO_VA, &va,
 						0, tempo_page_size()));
@@ -435,8 +430,8 @@ TEST_F(isolation, exec_with_another_files_syncobj_fails_enoent)
 
 	/* A's syncobj has a number B does not have. */
 	for (int i = 0; i < 4; i++)
-		ASSERT_EQ(0, drmSyncobjCreate(a->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
-					      &h));
+		ASSERT_EQ(0, drmSyncobjCreate(a->fd,
+					      DRM_SYNCOBJ_CREATE_SIGNALED, &h));
 	s.handle = h;
 	tempo_batch_init(&batch, &b->cmd, 0, 64);
 	tempo_pkt_write32(&batch, b->data.va + MARK, 1);
@@ -455,57 +450,46 @@ TEST_F(isolation, exec_with_another_files_syncobj_fails_enoent)
 /* ------------------------------------------------------------------------ */
 /* Privilege */
 
-#define NEED_UNPRIVILEGED() do { \
-	if (tempo_has_cap_sys_nice()) \
-		SKIP(return, "needs a caller without CAP_SYS_NICE (euid %u)", \
-		     geteuid()); \
-} while (0)
-
-static int sched(int fd, uint32_t op, int target, uint32_t ctx,
-		 int32_t priority)
+/*
+ * SCHED by the file @fd of A's contexts: a file override to @file_prio and
+ * an override of A's context to @ctx_prio fail with -EACCES, and A's
+ * context still runs at normal priority.
+ */
+static void overrides_refused(struct __test_metadata *_metadata, int fd,
+			      const struct tempo_env *a, int32_t file_prio,
+			      int32_t ctx_prio)
 {
-	struct drm_tempo_sched s = {
-		.op = op,
-		.fd = target,
-		.ctx_id = ctx,
-		.priority = priority,
-	};
+	int64_t value;
 
-	return tempo_ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s);
+	ASSERT_EQ(-EACCES, tempo_sched(fd,
+				       DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
+				       a->fd, 0, file_prio));
+	ASSERT_EQ(-EACCES, tempo_sched(fd,
+				       DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE,
+				       a->fd, a->ctx, ctx_prio));
+	ASSERT_EQ(0, tempo_ctx_get_priority(a->fd, a->ctx, &value));
+	ASSERT_EQ(DRM_TEMPO_PRIORITY_NORMAL, value);
 }
 
 TEST_F(isolation, unprivileged_file_cannot_override_even_itself)
 {
-	struct tempo_env *a = &self->a;
-	int64_t value;
-
-	NEED_UNPRIVILEGED();
-	ASSERT_EQ(-EACCES, sched(a->fd, DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
-				 a->fd, 0, DRM_TEMPO_PRIORITY_VERY_HIGH));
-	ASSERT_EQ(-EACCES, sched(a->fd, DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE,
-				 a->fd, a->ctx, DRM_TEMPO_PRIORITY_HIGH));
+	TEMPO_NEED_NOT_NICE();
+	overrides_refused(_metadata, self->a.fd, &self->a,
+			  DRM_TEMPO_PRIORITY_VERY_HIGH,
+			  DRM_TEMPO_PRIORITY_HIGH);
 	/* Not even downwards, nor to remove an override. */
-	ASSERT_EQ(-EACCES, sched(a->fd, DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE,
-				 a->fd, a->ctx, DRM_TEMPO_PRIORITY_VERY_LOW));
-	ASSERT_EQ(-EACCES, sched(a->fd, DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
-				 a->fd, 0, DRM_TEMPO_PRIORITY_UNSET));
-	ASSERT_EQ(0, tempo_ctx_get_priority(a->fd, a->ctx, &value));
-	ASSERT_EQ(DRM_TEMPO_PRIORITY_NORMAL, value);
+	overrides_refused(_metadata, self->a.fd, &self->a,
+			  DRM_TEMPO_PRIORITY_UNSET,
+			  DRM_TEMPO_PRIORITY_VERY_LOW);
 }
 
 TEST_F(isolation, unprivileged_file_cannot_lower_another_file)
 {
-	struct tempo_env *a = &self->a, *b = &self->b;
-	int64_t value;
-
-	NEED_UNPRIVILEGED();
+	TEMPO_NEED_NOT_NICE();
 	/* Lowering a competitor would raise oneself relative to it. */
-	ASSERT_EQ(-EACCES, sched(b->fd, DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
-				 a->fd, 0, DRM_TEMPO_PRIORITY_VERY_LOW));
-	ASSERT_EQ(-EACCES, sched(b->fd, DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE,
-				 a->fd, a->ctx, DRM_TEMPO_PRIORITY_VERY_LOW));
-	ASSERT_EQ(0, tempo_ctx_get_priority(a->fd, a->ctx, &value));
-	ASSERT_EQ(DRM_TEMPO_PRIORITY_NORMAL, value);
+	overrides_refused(_metadata, self->b.fd, &self->a,
+			  DRM_TEMPO_PRIORITY_VERY_LOW,
+			  DRM_TEMPO_PRIORITY_VERY_LOW);
 }
 
 TEST_F(isolation, unprivileged_priority_ceiling_holds_for_every_slot_kind)
@@ -521,15 +505,11 @@ TEST_F(isolation, unprivileged_priority_ceiling_holds_for_every_slot_kind)
 		.slots = (uint64_t)(uintptr_t)&none,
 		.extensions = (uint64_t)(uintptr_t)&lb,
 	};
-	unsigned int n = 0;
+	unsigned int n = tempo_engines_of_class(self->a.engines,
+						DRM_TEMPO_ENGINE_CLASS_COMPUTE,
+						siblings, 8);
 
-	NEED_UNPRIVILEGED();
-	for (uint32_t i = 0; i < self->a.engines->num_engines && n < 8; i++)
-		if (self->a.engines->engines[i].engine_class ==
-		    DRM_TEMPO_ENGINE_CLASS_COMPUTE)
-			siblings[n++] = (struct drm_tempo_engine){
-				DRM_TEMPO_ENGINE_CLASS_COMPUTE,
-				self->a.engines->engines[i].engine_instance };
+	TEMPO_NEED_NOT_NICE();
 	if (n < 2)
 		SKIP(return, "fewer than two compute engines");
 	lb.num_siblings = n;

@@ -24,11 +24,7 @@ FIXTURE(par) {
 
 FIXTURE_SETUP(par)
 {
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 	if (tempo_count_class(self->env.engines,
 			      DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 4 ||
 	    tempo_count_class(self->env.engines,
@@ -63,23 +59,23 @@ static int parallel_ctx(int fd, uint16_t width, uint16_t n,
 	return ret;
 }
 
+/* An exec of @n batches on slot 0 of @ctx. */
 static int exec_n(int fd, uint32_t ctx, const uint64_t *batches, uint32_t n,
 		  const struct drm_tempo_sync *in, uint32_t nin, int *fence)
 {
-	struct drm_tempo_exec x = {
-		.ctx_id = ctx,
-		.flags = fence ? DRM_TEMPO_EXEC_OUT_SYNC_FILE : 0,
-		.num_batches = n,
-		.batches = (uint64_t)(uintptr_t)batches,
-		.num_in_syncs = nin,
-		.in_syncs = (uint64_t)(uintptr_t)in,
-		.out_fence_fd = -1,
-	};
-	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x);
+	return tempo_exec_gang(fd, ctx, 0, batches, n, in, nin, fence);
+}
 
-	if (!ret && fence)
-		*fence = x.out_fence_fd;
-	return ret;
+/*
+ * Every compute engine in each of @width columns of @engines, for a
+ * parallel slot of @width batches over 4 siblings.
+ */
+static void every_compute_engine(struct drm_tempo_engine *engines,
+				 uint32_t width)
+{
+	for (uint32_t i = 0; i < width; i++)
+		for (uint32_t j = 0; j < 4; j++)
+			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
 }
 
 /*
@@ -100,8 +96,7 @@ static uint64_t member_batch(struct tempo_env *e, uint32_t run, uint32_t i,
 	tempo_pkt_end(&inc);
 
 	tempo_batch_init(&b, &e->cmd, 2048 + k * 256, 256);
-	tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3));
-	tempo_emit_u64(&b, VA(e, IDS + 4 * k));
+	tempo_pkt_write_engine_id(&b, VA(e, IDS + 4 * k));
 	tempo_pkt_write_timestamp(&b, VA(e, TS + 16 * k));
 	for (uint32_t n = 0; n < 8; n++)
 		tempo_pkt_batch_start(&b, inc.va, 0);
@@ -129,17 +124,6 @@ static uint64_t ts(struct tempo_env *e, uint32_t off)
 	return __atomic_load_n(tempo_u64(&e->data, off), __ATOMIC_SEQ_CST);
 }
 
-static void wait_nonzero(struct __test_metadata *_metadata,
-			 struct tempo_env *e, uint32_t off)
-{
-	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
-
-	while (!ts(e, off)) {
-		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
-		tempo_sleep_ms(1);
-	}
-}
-
 /*
  * A gang is preempted as a unit: a high-priority job on the engine of
  * member 0 stops member 1 on its own, otherwise idle, engine too, and both
@@ -154,13 +138,8 @@ FIXTURE(gangprio) {
 
 FIXTURE_SETUP(gangprio)
 {
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-	if (!tempo_has_cap_sys_nice())
-		SKIP(return, "needs CAP_SYS_NICE for a high-priority context");
+	TEMPO_ENV_SETUP(&self->env);
+	TEMPO_NEED_NICE();
 }
 
 FIXTURE_TEARDOWN(gangprio)
@@ -189,8 +168,8 @@ TEST_F_TIMEOUT(gangprio, gang_is_preempted_and_resumed_as_a_unit, 60)
 		batches[i] = m[i].va;
 	}
 	ASSERT_EQ(0, exec_n(fd, gang_ctx, batches, 2, NULL, 0, &gang));
-	wait_nonzero(_metadata, e, T_MEMBER);
-	wait_nonzero(_metadata, e, T_MEMBER + 16);
+	tempo_wait_nonzero(_metadata, &e->data, T_MEMBER);
+	tempo_wait_nonzero(_metadata, &e->data, T_MEMBER + 16);
 
 	tempo_batch_init(&h, &e->cmd, 1024, 256);
 	tempo_pkt_write_timestamp(&h, VA(e, T_HIGH));
@@ -202,7 +181,7 @@ TEST_F_TIMEOUT(gangprio, gang_is_preempted_and_resumed_as_a_unit, 60)
 			    tempo_default_slot(e->engines,
 					       DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
 			    h.va);
-	wait_nonzero(_metadata, e, T_HIGH);
+	tempo_wait_nonzero(_metadata, &e->data, T_HIGH);
 
 	/*
 	 * Member 0 is off its engine; member 1 must be off its own too. (Not
@@ -295,14 +274,15 @@ TEST_F_TIMEOUT(gangprio, high_gang_keeps_its_hqd_priority_while_low_gangs_come, 
 	tempo_debugfs_dir(dir, sizeof(dir));
 	if (!dir[0])
 		SKIP(return, "no tempo directory in /sys/kernel/debug/dri");
-	tempo_env_init(_metadata, &low, tempo_open_render());
-	ASSERT_EQ(0, gang_ctx_at(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH, &high_ctx));
+	tempo_env_init(_metadata, &low, tempo_device_open());
+	ASSERT_EQ(0, gang_ctx_at(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH,
+				 &high_ctx));
 	ASSERT_EQ(0, gang_ctx_at(low.fd, 0, &low_ctx));
 	for (uint32_t i = 0; i < 2; i++)
 		batches[i] = gated_member(e, 256 * i, T_MEMBER, GATE2, i);
 	ASSERT_EQ(0, exec_n(e->fd, high_ctx, batches, 2, NULL, 0, &high));
-	wait_nonzero(_metadata, e, T_MEMBER);
-	wait_nonzero(_metadata, e, T_MEMBER + 16);
+	tempo_wait_nonzero(_metadata, &e->data, T_MEMBER);
+	tempo_wait_nonzero(_metadata, &e->data, T_MEMBER + 16);
 	ASSERT_EQ(2, busy_gang_hqds(dir, e, queue, names));
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(2, tempo_debugfs_hqd(dir, names[i], queue[i], 2));
@@ -312,7 +292,8 @@ TEST_F_TIMEOUT(gangprio, high_gang_keeps_its_hqd_priority_while_low_gangs_come, 
 	for (int g = 0; g < 8; g++) {
 		for (uint32_t i = 0; i < 2; i++)
 			batches[i] = gated_member(&low, 512 * g + 256 * i,
-						  T_MEMBER + 32 * g, TEMPO_GATE, i);
+						  T_MEMBER + 32 * g, TEMPO_GATE,
+						  i);
 		ASSERT_EQ(0, exec_n(low.fd, low_ctx, batches, 2, NULL, 0,
 				    &lows[g]));
 	}
@@ -345,14 +326,16 @@ TEST_F_TIMEOUT(gangprio, high_gang_preempts_a_running_low_gang, 60)
 	uint32_t high_ctx, low_ctx;
 	int high, lowf;
 
-	tempo_env_init(_metadata, &low, tempo_open_render());
-	ASSERT_EQ(0, gang_ctx_at(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH, &high_ctx));
+	tempo_env_init(_metadata, &low, tempo_device_open());
+	ASSERT_EQ(0, gang_ctx_at(e->fd, DRM_TEMPO_PRIORITY_VERY_HIGH,
+				 &high_ctx));
 	ASSERT_EQ(0, gang_ctx_at(low.fd, 0, &low_ctx));
 	for (uint32_t i = 0; i < 2; i++)
-		batches[i] = gated_member(&low, 256 * i, T_MEMBER, TEMPO_GATE, i);
+		batches[i] = gated_member(&low, 256 * i, T_MEMBER, TEMPO_GATE,
+					  i);
 	ASSERT_EQ(0, exec_n(low.fd, low_ctx, batches, 2, NULL, 0, &lowf));
-	wait_nonzero(_metadata, &low, T_MEMBER);
-	wait_nonzero(_metadata, &low, T_MEMBER + 16);
+	tempo_wait_nonzero(_metadata, &low.data, T_MEMBER);
+	tempo_wait_nonzero(_metadata, &low.data, T_MEMBER + 16);
 
 	for (uint32_t i = 0; i < 2; i++) {
 		tempo_batch_init(&hb[i], &e->cmd, 1024 + 256 * i, 64);
@@ -387,9 +370,7 @@ TEST_F(par, every_batch_increments_the_shared_counter)
 	uint16_t w = variant->width;
 	uint32_t ctx;
 
-	for (uint32_t i = 0; i < w; i++)
-		for (uint32_t j = 0; j < 4; j++)
-			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
+	every_compute_engine(engines, w);
 	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
 	ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, 0, w));
 	ASSERT_EQ(w * 512ull, *tempo_u64(&self->env.data, COUNTER));
@@ -408,9 +389,7 @@ TEST_F(par, gangs_of_one_slot_run_one_after_the_other)
 	int fences[8];
 	uint32_t ctx;
 
-	for (uint32_t i = 0; i < w; i++)
-		for (uint32_t j = 0; j < 4; j++)
-			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
+	every_compute_engine(engines, w);
 	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
 	for (uint32_t r = 0; r < 8; r++) {
 		for (uint32_t i = 0; i < w; i++)
@@ -443,18 +422,15 @@ TEST_F(par, in_fence_holds_the_whole_gang)
 	uint32_t ctx, slot = tempo_default_slot(e->engines,
 						DRM_TEMPO_ENGINE_CLASS_COPY, 0);
 	uint64_t batches[2];
-	struct tempo_batch b;
 	int blocker, fence;
 
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
 	ASSERT_EQ(0, parallel_ctx(e->fd, 2, 2, engines, &ctx));
 	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &gate.handle));
-	tempo_batch_init(&b, &e->cmd, 65536, 64);
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_end(&b);
-	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, slot, b.va, NULL, 0, &gate, 1,
-				&blocker));
+	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, slot,
+				tempo_gated_batch(e, 65536, TEMPO_NO_MARK, 0),
+				NULL, 0, &gate, 1, &blocker));
 	for (uint32_t i = 0; i < 2; i++)
 		batches[i] = member_batch(e, 0, i, 2);
 	ASSERT_EQ(0, exec_n(e->fd, ctx, batches, 2, &gate, 1, &fence));
@@ -462,10 +438,9 @@ TEST_F(par, in_fence_holds_the_whole_gang)
 	ASSERT_EQ(0, tempo_fence_wait(fence, 0));
 	ASSERT_EQ(0ull, *tempo_u64(&e->data, COUNTER));
 	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	ASSERT_EQ(1024ull, *tempo_u64(&e->data, COUNTER));
 	close(blocker);
-	close(fence);
 }
 
 TEST_F(par, a_failing_member_fails_the_gang_and_bans_the_context)
@@ -491,31 +466,65 @@ TEST_F(par, a_failing_member_fails_the_gang_and_bans_the_context)
 	ASSERT_EQ(-ECANCELED, exec_n(e->fd, ctx, batches, 2, NULL, 0, NULL));
 }
 
+/* Checks the engine ids of a gang's two members: the placement's number. */
+typedef unsigned int (*placement_fn)(struct __test_metadata *_metadata,
+				     uint32_t a, uint32_t b);
+
+/*
+ * Run 24 gangs of two batches on a context of a parallel slot with
+ * @num_siblings engines of @engines per batch, @check each placement:
+ * the set of the placements seen, one bit each.
+ */
+static unsigned int run_pairs(struct __test_metadata *_metadata,
+			      struct tempo_env *e,
+			      const struct drm_tempo_engine *engines,
+			      uint16_t num_siblings, placement_fn check)
+{
+	unsigned int seen = 0;
+	uint32_t ctx;
+
+	ASSERT_EQ(0, parallel_ctx(e->fd, 2, num_siblings, engines, &ctx));
+	for (uint32_t r = 0; r < 24; r++) {
+		ASSERT_EQ(1, run_gang(_metadata, e, ctx, r, 2));
+		seen |= 1u << check(_metadata, id_of(e, r, 0, 2),
+				    id_of(e, r, 1, 2));
+	}
+	return seen;
+}
+
+/* Batch 0 on compute 0 or 1, batch 1 on copy 0 or 1. */
+static unsigned int placement_1(struct __test_metadata *_metadata,
+				uint32_t a, uint32_t b)
+{
+	ASSERT_TRUE(a == ID(DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0) ||
+		    a == ID(DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1));
+	ASSERT_TRUE(b == ID(DRM_TEMPO_ENGINE_CLASS_COPY, 0) ||
+		    b == ID(DRM_TEMPO_ENGINE_CLASS_COPY, 1));
+	return (a & 1) * 2 + (b & 1);
+}
+
+/* Both batches on two different engines of compute 0, 1 and 2. */
+static unsigned int placement_2(struct __test_metadata *_metadata,
+				uint32_t a, uint32_t b)
+{
+	ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, a >> 16);
+	ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, b >> 16);
+	ASSERT_GT(3u, a & 0xffff);
+	ASSERT_GT(3u, b & 0xffff);
+	ASSERT_NE(a, b);
+	return (a & 0xffff) * 3 + (b & 0xffff);
+}
+
 /* The RFC's first example: two batches, each on either engine of its class. */
 TEST_F(par, rfc_example_1_uses_only_valid_placements)
 {
 	struct drm_tempo_engine engines[] = { C(0), C(1), Y(0), Y(1) };
-	const uint32_t runs = 24;
-	unsigned int seen = 0;
-	uint32_t ctx;
 
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
-	ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 2, engines, &ctx));
-	for (uint32_t r = 0; r < runs; r++) {
-		uint32_t a, b;
-
-		ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, r, 2));
-		a = id_of(&self->env, r, 0, 2);
-		b = id_of(&self->env, r, 1, 2);
-		ASSERT_TRUE(a == ID(DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0) ||
-			    a == ID(DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1));
-		ASSERT_TRUE(b == ID(DRM_TEMPO_ENGINE_CLASS_COPY, 0) ||
-			    b == ID(DRM_TEMPO_ENGINE_CLASS_COPY, 1));
-		seen |= 1u << ((a & 1) * 2 + (b & 1));
-	}
 	/* Over many runs, more than one placement comes up. */
-	ASSERT_LT(1, __builtin_popcount(seen));
+	ASSERT_LT(1, __builtin_popcount(run_pairs(_metadata, &self->env,
+						  engines, 2, placement_1)));
 }
 
 /* The RFC's second example: two batches over the same three engines. */
@@ -523,27 +532,11 @@ TEST_F(par, rfc_example_2_uses_only_valid_placements)
 {
 	struct drm_tempo_engine engines[] = { C(0), C(1), C(2),
 					      C(0), C(1), C(2) };
-	const uint32_t runs = 24;
-	unsigned int seen = 0;
-	uint32_t ctx;
 
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
-	ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 3, engines, &ctx));
-	for (uint32_t r = 0; r < runs; r++) {
-		uint32_t a = id_of(&self->env, r, 0, 2), b;
-
-		ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, r, 2));
-		a = id_of(&self->env, r, 0, 2);
-		b = id_of(&self->env, r, 1, 2);
-		ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, a >> 16);
-		ASSERT_EQ((uint32_t)DRM_TEMPO_ENGINE_CLASS_COMPUTE, b >> 16);
-		ASSERT_GT(3u, a & 0xffff);
-		ASSERT_GT(3u, b & 0xffff);
-		ASSERT_NE(a, b);
-		seen |= 1u << ((a & 0xffff) * 3 + (b & 0xffff));
-	}
-	ASSERT_LT(1, __builtin_popcount(seen));
+	ASSERT_LT(1, __builtin_popcount(run_pairs(_metadata, &self->env,
+						  engines, 3, placement_2)));
 }
 
 TEST_F(par, exec_with_the_wrong_number_of_batches_fails_einval)
@@ -553,13 +546,12 @@ TEST_F(par, exec_with_the_wrong_number_of_batches_fails_einval)
 	uint64_t batches[5];
 	uint32_t ctx;
 
-	for (uint32_t i = 0; i < w; i++)
-		for (uint32_t j = 0; j < 4; j++)
-			engines[i * 4 + j] = (struct drm_tempo_engine)C(j);
+	every_compute_engine(engines, w);
 	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
 	for (uint32_t i = 0; i < 5; i++)
 		batches[i] = member_batch(&self->env, 0, i % w, w);
-	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, 1, NULL, 0, NULL));
+	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, 1, NULL, 0,
+				  NULL));
 	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, w - 1, NULL, 0,
 				  NULL));
 	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, w + 1, NULL, 0,
@@ -578,7 +570,8 @@ TEST_F(par, several_contexts_run_gangs_at_once)
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
 	for (uint32_t c = 0; c < 4; c++) {
-		ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 4, engines, &ctx[c]));
+		ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 4, engines,
+					  &ctx[c]));
 		for (uint32_t i = 0; i < 2; i++)
 			batches[c][i] = member_batch(&self->env, c, i, 2);
 		ASSERT_EQ(0, exec_n(self->env.fd, ctx[c], batches[c], 2, NULL,
@@ -615,7 +608,8 @@ TEST_F(par, load_balanced_slots_spread_over_their_siblings)
 	for (uint32_t k = 0; k < 4; k++) {
 		struct tempo_batch b;
 
-		ASSERT_EQ(0, tempo_ioctl(e->fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c));
+		ASSERT_EQ(0, tempo_ioctl(e->fd, DRM_IOCTL_TEMPO_CTX_CREATE,
+					 &c));
 		tempo_batch_init(&b, &e->cmd, 65536 + 512 + 256 * k, 64);
 		tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3));
 		tempo_emit_u64(&b, VA(e, IDS + 4 * k));
@@ -651,13 +645,10 @@ FIXTURE(parbad) {
 
 FIXTURE_SETUP(parbad)
 {
-	int fd = tempo_open_render();
 	struct drm_tempo_engine e[] = { C(0), C(1), C(2), C(3),
 					C(1), C(2), C(3), C(0) };
 
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 	memcpy(self->engines, e, sizeof(e));
 	self->slots[0] = (struct drm_tempo_engine)NONE;
 	self->slots[1] = (struct drm_tempo_engine)C(0);

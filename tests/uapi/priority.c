@@ -28,38 +28,17 @@ FIXTURE(prio) {
 	unsigned int policy;
 };
 
-static unsigned int module_param(const char *name, unsigned int dflt)
-{
-	char path[128];
-	unsigned int v = dflt;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/tempo/parameters/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return dflt;
-	if (fscanf(f, "%u", &v) != 1)
-		v = dflt;
-	fclose(f);
-	return v;
-}
-
 FIXTURE_SETUP(prio)
 {
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
-	if (!tempo_has_cap_sys_nice())
-		SKIP(return, "needs CAP_SYS_NICE for a high-priority context");
+	TEMPO_ENV_SETUP(&self->env);
+	TEMPO_NEED_NICE();
 	self->slot = tempo_default_slot(self->env.engines,
 					DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
-	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_LOW, NULL, 0,
-				      &self->low));
-	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
-				      &self->high));
-	self->policy = module_param("hqd_policy", 0);
+	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, DRM_TEMPO_PRIORITY_LOW,
+				      NULL, 0, &self->low));
+	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, DRM_TEMPO_PRIORITY_HIGH,
+				      NULL, 0, &self->high));
+	self->policy = tempo_module_param("hqd_policy") == 1;
 }
 
 FIXTURE_TEARDOWN(prio)
@@ -78,30 +57,30 @@ static uint64_t high_write_batch(struct tempo_env *e, uint32_t offset)
 	return b.va;
 }
 
-static void wait_for_u64(struct __test_metadata *_metadata,
-			 struct tempo_env *e, uint32_t off)
+/*
+ * A job that writes the timestamp at data offset @ts, then spins on the
+ * gate, which only the CPU opens, on the fixture's slot.
+ */
+static int submit_spinner(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(prio) *self, uint32_t ctx, uint32_t ts)
 {
-	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
+	struct tempo_env *e = &self->env;
+	struct tempo_batch b;
 
-	while (!__atomic_load_n(tempo_u64(&e->data, off), __ATOMIC_SEQ_CST)) {
-		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
-		tempo_sleep_ms(1);
-	}
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, ts));
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	return tempo_submit(_metadata, e->fd, ctx, self->slot, b.va);
 }
 
 TEST_F(prio, high_priority_write_lands_while_a_low_priority_spinner_runs)
 {
 	struct tempo_env *e = &self->env;
-	struct tempo_batch b;
 	int low, high;
 
-	/* The spinner polls a gate that only the CPU opens. */
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	tempo_pkt_write_timestamp(&b, VA(e, T_LOW_START));
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_end(&b);
-	low = tempo_submit(_metadata, e->fd, self->low, self->slot, b.va);
-	wait_for_u64(_metadata, e, T_LOW_START);
+	low = submit_spinner(_metadata, self, self->low, T_LOW_START);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
 
 	high = tempo_submit(_metadata, e->fd, self->high, self->slot,
 			    high_write_batch(e, 4096));
@@ -161,7 +140,7 @@ TEST_F_TIMEOUT(prio, preempted_dispatch_resumes_with_the_results_of_an_uninterru
 	low = tempo_submit(_metadata, e->fd, self->low, self->slot,
 			   low_dispatch_batch(e, 0, 2 * e->dev.num_cus,
 					      100 * 1000 * 1000));
-	wait_for_u64(_metadata, e, T_LOW_START);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
 	tempo_sleep_ms(20);
 	high = tempo_submit(_metadata, e->fd, self->high, self->slot,
 			    high_write_batch(e, 4096));
@@ -202,7 +181,7 @@ TEST_F_TIMEOUT(prio, high_priority_work_preempts_long_workgroups_mid_group, 60)
 	tempo_pkt_write_timestamp(&lo, VA(e, T_LOW_END));
 	tempo_pkt_end(&lo);
 	low = tempo_submit(_metadata, e->fd, self->low, self->slot, lo.va);
-	wait_for_u64(_metadata, e, COUNTER);
+	tempo_wait_nonzero(_metadata, &e->data, COUNTER);
 
 	tempo_batch_init(&hi, &e->cmd, 4096, 64);
 	tempo_pkt_copy(&hi, VA(e, SNAP), VA(e, COUNTER), 8);
@@ -234,18 +213,12 @@ TEST_F_TIMEOUT(prio, job_preempted_past_the_job_timeout_is_not_reset, 120)
 	struct tempo_env *e = &self->env;
 	uint32_t spin[] = { 10 * 1000 * 1000 };
 	uint32_t n = e->dev.job_timeout_ms * 3 / 2 / 10;
-	struct tempo_batch lo, hi;
+	struct tempo_batch hi;
 	int low, high = -1;
 
-	if (e->dev.job_timeout_ms > 5000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
-	tempo_batch_init(&lo, &e->cmd, 0, 64);
-	tempo_pkt_write_timestamp(&lo, VA(e, T_LOW_START));
-	tempo_pkt_wait_gate(&lo, e, 1);
-	tempo_pkt_end(&lo);
-	low = tempo_submit(_metadata, e->fd, self->low, self->slot, lo.va);
-	wait_for_u64(_metadata, e, T_LOW_START);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 5000);
+	low = submit_spinner(_metadata, self, self->low, T_LOW_START);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
 
 	/* 1.5 job timeouts of 10 ms high-priority dispatches. */
 	tempo_batch_init(&hi, &e->cmd, 4096, 64);
@@ -261,10 +234,8 @@ TEST_F_TIMEOUT(prio, job_preempted_past_the_job_timeout_is_not_reset, 120)
 	/* Past its timeout, still waiting, not failed. */
 	ASSERT_EQ(0, tempo_fence_wait(low, 0));
 	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(low, TEMPO_WAIT_MS));
-	ASSERT_EQ(1, tempo_fence_wait(high, TEMPO_WAIT_MS));
-	close(low);
-	close(high);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
 }
 
 TEST_F_TIMEOUT(prio, jobs_of_one_context_complete_in_order_under_preemption, 60)
@@ -351,20 +322,16 @@ TEST_F(prio, dynamic_policy_reprograms_the_hqd_of_a_high_priority_job)
 TEST_F_TIMEOUT(prio, low_priority_is_not_starved_past_the_bound, 60)
 {
 	struct tempo_env *e = &self->env;
-	unsigned int bound_ms = module_param("starve_ms", 100);
-	struct tempo_batch b;
+	long long starve_ms = tempo_module_param("starve_ms");
+	unsigned int bound_ms = starve_ms < 0 ? 100 : (unsigned int)starve_ms;
 	int hog, low;
 
 	if (!tempo_env_can_block(e) ||
 	    e->dev.job_timeout_ms < 4 * bound_ms + 1000)
 		SKIP(return, "job timeout too short for the starvation bound");
 	/* A high-priority job keeps the engine's command processor busy. */
-	tempo_batch_init(&b, &e->cmd, 0, 64);
-	tempo_pkt_write_timestamp(&b, VA(e, T_HIGH));
-	tempo_pkt_wait_gate(&b, e, 1);
-	tempo_pkt_end(&b);
-	hog = tempo_submit(_metadata, e->fd, self->high, self->slot, b.va);
-	wait_for_u64(_metadata, e, T_HIGH);
+	hog = submit_spinner(_metadata, self, self->high, T_HIGH);
+	tempo_wait_nonzero(_metadata, &e->data, T_HIGH);
 
 	low = tempo_submit(_metadata, e->fd, self->low, self->slot,
 			   high_write_batch(e, 4096));
@@ -372,8 +339,7 @@ TEST_F_TIMEOUT(prio, low_priority_is_not_starved_past_the_bound, 60)
 	ASSERT_EQ(1, tempo_fence_wait(low, 2 * bound_ms + 500));
 	ASSERT_EQ(0, tempo_fence_wait(hog, 0));
 	tempo_gate_set(e, 1);
-	ASSERT_EQ(1, tempo_fence_wait(hog, TEMPO_WAIT_MS));
-	close(hog);
+	tempo_fence_expect(_metadata, hog, 1, TEMPO_WAIT_MS);
 	close(low);
 }
 

@@ -18,28 +18,15 @@ FIXTURE_VARIANT(query_each) {
 	uint32_t query;
 };
 
-FIXTURE_VARIANT_ADD(query_each, device) {
-	.query = DRM_TEMPO_QUERY_DEVICE,
-};
-
-FIXTURE_VARIANT_ADD(query_each, engines) {
-	.query = DRM_TEMPO_QUERY_ENGINES,
-};
-
-FIXTURE_VARIANT_ADD(query_each, hqds) {
-	.query = DRM_TEMPO_QUERY_HQDS,
-};
-
-FIXTURE_VARIANT_ADD(query_each, limits) {
-	.query = DRM_TEMPO_QUERY_LIMITS,
-};
+FIXTURE_VARIANT_ADD(query_each, device) { .query = DRM_TEMPO_QUERY_DEVICE };
+FIXTURE_VARIANT_ADD(query_each, engines) { .query = DRM_TEMPO_QUERY_ENGINES };
+FIXTURE_VARIANT_ADD(query_each, hqds) { .query = DRM_TEMPO_QUERY_HQDS };
+FIXTURE_VARIANT_ADD(query_each, limits) { .query = DRM_TEMPO_QUERY_LIMITS };
 
 FIXTURE_SETUP(query_each)
 {
 	self->buf = NULL;
-	self->fd = tempo_open_render();
-	if (self->fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-self->fd));
+	TEMPO_OPEN_SETUP(self->fd);
 	self->size = 0;
 	ASSERT_EQ(0, tempo_query(self->fd, variant->query, NULL, &self->size));
 	ASSERT_NE(0u, self->size);
@@ -52,6 +39,12 @@ FIXTURE_TEARDOWN(query_each)
 	free(self->buf);
 	if (self->fd >= 0)
 		close(self->fd);
+}
+
+/* QUERY as given: 0 or -errno. */
+static int query_raw(int fd, struct drm_tempo_query *q)
+{
+	return tempo_ioctl_raw(fd, DRM_IOCTL_TEMPO_QUERY, q);
 }
 
 static struct drm_tempo_query query_args(uint32_t id, uint32_t size,
@@ -71,7 +64,7 @@ TEST_F(query_each, probe_with_size_zero_returns_size_and_leaves_data)
 	struct drm_tempo_query q = query_args(variant->query, 0, self->buf);
 
 	memset(self->buf, 0xa5, self->size);
-	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
+	ASSERT_EQ(0, query_raw(self->fd, &q));
 	ASSERT_EQ(self->size, q.size);
 	for (uint32_t i = 0; i < self->size; i++)
 		ASSERT_EQ(0xa5, ((unsigned char *)self->buf)[i]);
@@ -82,7 +75,7 @@ TEST_F(query_each, probe_with_size_zero_ignores_bad_data_pointer)
 	struct drm_tempo_query q = query_args(variant->query, 0, NULL);
 
 	q.data = tempo_bad_ptr();
-	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
+	ASSERT_EQ(0, query_raw(self->fd, &q));
 	ASSERT_EQ(self->size, q.size);
 }
 
@@ -91,7 +84,7 @@ TEST_F(query_each, read_with_exact_size_succeeds)
 	struct drm_tempo_query q = query_args(variant->query, self->size,
 					      self->buf);
 
-	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
+	ASSERT_EQ(0, query_raw(self->fd, &q));
 	ASSERT_EQ(self->size, q.size);
 }
 
@@ -102,7 +95,7 @@ TEST_F(query_each, read_writes_exactly_size_bytes)
 	unsigned char *p = self->buf;
 
 	memset(p, 0xa5, self->size + 4096);
-	ASSERT_EQ(0, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
+	ASSERT_EQ(0, query_raw(self->fd, &q));
 	for (uint32_t i = self->size; i < self->size + 4096; i++)
 		ASSERT_EQ(0xa5, p[i]);
 }
@@ -112,8 +105,7 @@ TEST_F(query_each, read_with_size_too_small_fails_einval)
 	struct drm_tempo_query q = query_args(variant->query, self->size - 1,
 					      self->buf);
 
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, read_with_size_too_large_fails_einval)
@@ -121,8 +113,7 @@ TEST_F(query_each, read_with_size_too_large_fails_einval)
 	struct drm_tempo_query q = query_args(variant->query, self->size + 8,
 					      self->buf);
 
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, read_with_size_max_fails_einval)
@@ -130,8 +121,7 @@ TEST_F(query_each, read_with_size_max_fails_einval)
 	struct drm_tempo_query q = query_args(variant->query, UINT32_MAX,
 					      self->buf);
 
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, nonzero_flags_fails_einval)
@@ -140,8 +130,7 @@ TEST_F(query_each, nonzero_flags_fails_einval)
 					      self->buf);
 
 	q.flags = 1;
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, nonzero_pad_fails_einval)
@@ -150,8 +139,7 @@ TEST_F(query_each, nonzero_pad_fails_einval)
 					      self->buf);
 
 	q.pad = 1;
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, nonzero_extensions_fails_einval)
@@ -161,8 +149,7 @@ TEST_F(query_each, nonzero_extensions_fails_einval)
 					      self->buf);
 
 	q.extensions = (uint64_t)(uintptr_t)&ext;
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, probe_with_nonzero_flags_fails_einval)
@@ -170,8 +157,7 @@ TEST_F(query_each, probe_with_nonzero_flags_fails_einval)
 	struct drm_tempo_query q = query_args(variant->query, 0, NULL);
 
 	q.flags = 1u << 31;
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, bad_data_pointer_fails_efault)
@@ -180,8 +166,7 @@ TEST_F(query_each, bad_data_pointer_fails_efault)
 					      NULL);
 
 	q.data = tempo_bad_ptr();
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-EFAULT, query_raw(self->fd, &q));
 }
 
 TEST_F(query_each, data_buffer_running_into_unmapped_page_fails_efault)
@@ -191,8 +176,7 @@ TEST_F(query_each, data_buffer_running_into_unmapped_page_fails_efault)
 
 	/* All but the last byte of the buffer is writable. */
 	q.data = tempo_bad_ptr() - self->size + 1;
-	ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(-EFAULT, query_raw(self->fd, &q));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -211,9 +195,7 @@ FIXTURE_SETUP(query)
 {
 	self->engines = NULL;
 	self->hqds = NULL;
-	self->fd = tempo_open_render();
-	if (self->fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-self->fd));
+	TEMPO_OPEN_SETUP(self->fd);
 	ASSERT_EQ(0, tempo_query_device(self->fd, &self->dev));
 	self->engines = tempo_query_alloc(self->fd, DRM_TEMPO_QUERY_ENGINES,
 					  &self->engines_size);
@@ -239,12 +221,10 @@ TEST_F(query, unknown_query_id_fails_einval)
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(ids); i++) {
 		struct drm_tempo_query q = query_args(ids[i], 0, NULL);
 
-		ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 
 		q = query_args(ids[i], sizeof(buf), buf);
-		ASSERT_EQ(-1, ioctl(self->fd, DRM_IOCTL_TEMPO_QUERY, &q));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, query_raw(self->fd, &q));
 	}
 }
 

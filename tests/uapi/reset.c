@@ -18,11 +18,7 @@ FIXTURE(reset) {
 
 FIXTURE_SETUP(reset)
 {
-	int fd = tempo_open_render();
-
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 	self->slot = tempo_default_slot(self->env.engines,
 					DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
 }
@@ -32,13 +28,13 @@ FIXTURE_TEARDOWN(reset)
 	tempo_env_fini(&self->env);
 }
 
+/* A reset parameter of a context, or -errno. */
 static int64_t reset_param(int fd, uint32_t ctx, uint32_t param)
 {
-	struct drm_tempo_ctx_param p = { .ctx_id = ctx, .param = param };
+	int64_t value;
+	int ret = tempo_ctx_get_param(fd, ctx, param, &value);
 
-	if (ioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &p))
-		return -errno;
-	return p.value;
+	return ret ? ret : value;
 }
 
 static uint64_t fault_batch(struct tempo_env *e, uint32_t offset)
@@ -47,17 +43,6 @@ static uint64_t fault_batch(struct tempo_env *e, uint32_t offset)
 
 	tempo_batch_init(&b, &e->cmd, offset, 64);
 	tempo_pkt_write32(&b, FAULT_VA, 1);
-	tempo_pkt_end(&b);
-	return b.va;
-}
-
-static uint64_t mark_batch(struct tempo_env *e, uint32_t offset,
-			   uint64_t mark, uint32_t value)
-{
-	struct tempo_batch b;
-
-	tempo_batch_init(&b, &e->cmd, offset, 64);
-	tempo_pkt_write32(&b, VA(e, mark), value);
 	tempo_pkt_end(&b);
 	return b.va;
 }
@@ -107,7 +92,7 @@ TEST_F(reset, gpu_fault_bans_the_context_and_marks_it_guilty)
 	ASSERT_EQ(DRM_TEMPO_RESET_STATUS_GUILTY,
 		  reset_param(e->fd, e->ctx, DRM_TEMPO_CTX_PARAM_RESET_STATUS));
 	ASSERT_EQ(-ECANCELED, tempo_exec(e->fd, e->ctx, self->slot,
-					 mark_batch(e, 256, MARK, 1),
+					 tempo_mark_batch(e, 256, MARK, 1),
 					 NULL, 0, NULL, 0, NULL));
 	ASSERT_EQ(0u, *tempo_u32(&e->data, MARK));
 }
@@ -123,7 +108,7 @@ TEST_F(reset, gpu_fault_leaves_other_contexts_innocent_and_working)
 	ASSERT_EQ(0, reset_param(e->fd, other,
 				 DRM_TEMPO_CTX_PARAM_RESET_STATUS));
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, other, self->slot,
-			       mark_batch(e, 256, MARK, 7)));
+			       tempo_mark_batch(e, 256, MARK, 7)));
 	ASSERT_EQ(7u, *tempo_u32(&e->data, MARK));
 }
 
@@ -140,7 +125,7 @@ TEST_F(reset, queued_jobs_of_a_banned_context_are_cancelled)
 	tempo_pkt_end(&b);
 	first = tempo_submit(_metadata, e->fd, e->ctx, self->slot, b.va);
 	second = tempo_submit(_metadata, e->fd, e->ctx, self->slot,
-			      mark_batch(e, 256, MARK, 1));
+			      tempo_mark_batch(e, 256, MARK, 1));
 	tempo_sleep_ms(TEMPO_BLOCKED_MS);
 	ASSERT_EQ(0, tempo_fence_wait(second, 0));
 	tempo_gate_set(e, 1);
@@ -180,16 +165,14 @@ TEST_F_TIMEOUT(reset, hang_is_reset_and_only_its_context_is_guilty, 60)
 	uint32_t innocent, later;
 	int hung, fence;
 
-	if (e->dev.job_timeout_ms > 20000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 20000);
 	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &innocent));
 
 	hung = tempo_submit(_metadata, e->fd, e->ctx, self->slot,
 			    hang_batch(e, 0));
 	/* Work of another context on the same engine still completes. */
 	fence = tempo_submit(_metadata, e->fd, innocent, self->slot,
-			     mark_batch(e, 256, OTHER_MARK, 5));
+			     tempo_mark_batch(e, 256, OTHER_MARK, 5));
 	ASSERT_EQ(-ETIMEDOUT,
 		  tempo_fence_wait(hung, e->dev.job_timeout_ms + TEMPO_WAIT_MS));
 	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
@@ -205,7 +188,7 @@ TEST_F_TIMEOUT(reset, hang_is_reset_and_only_its_context_is_guilty, 60)
 		  reset_param(e->fd, innocent,
 			      DRM_TEMPO_CTX_PARAM_RESET_STATUS));
 	ASSERT_EQ(-ECANCELED, tempo_exec(e->fd, e->ctx, self->slot,
-					 mark_batch(e, 512, MARK, 1),
+					 tempo_mark_batch(e, 512, MARK, 1),
 					 NULL, 0, NULL, 0, NULL));
 
 	/* A context created after the reset has seen none. */
@@ -213,7 +196,7 @@ TEST_F_TIMEOUT(reset, hang_is_reset_and_only_its_context_is_guilty, 60)
 	ASSERT_EQ(0, reset_param(e->fd, later,
 				 DRM_TEMPO_CTX_PARAM_RESET_STATUS));
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, later, self->slot,
-			       mark_batch(e, 768, MARK, 9)));
+			       tempo_mark_batch(e, 768, MARK, 9)));
 	ASSERT_EQ(9u, *tempo_u32(&e->data, MARK));
 }
 
@@ -222,9 +205,7 @@ TEST_F_TIMEOUT(reset, self_chaining_batch_is_a_hang, 60)
 	struct tempo_env *e = &self->env;
 	struct tempo_batch b;
 
-	if (e->dev.job_timeout_ms > 20000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 20000);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_batch_start(&b, b.va, DRM_TEMPO_BATCH_CHAIN);
 	ASSERT_EQ(-ETIMEDOUT, tempo_run(_metadata, e->fd, e->ctx, self->slot,
@@ -244,9 +225,7 @@ TEST_F_TIMEOUT(reset, endless_workgroup_is_a_hang_and_its_engine_recovers, 60)
 	struct tempo_batch b;
 	uint32_t later;
 
-	if (e->dev.job_timeout_ms > 20000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 20000);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 1, 1, 1, args, 3);
 	tempo_pkt_end(&b);
@@ -256,7 +235,7 @@ TEST_F_TIMEOUT(reset, endless_workgroup_is_a_hang_and_its_engine_recovers, 60)
 
 	ASSERT_EQ(0, tempo_ctx_create(e->fd, 0, NULL, 0, &later));
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, later, self->slot,
-			       mark_batch(e, 256, OTHER_MARK, 7)));
+			       tempo_mark_batch(e, 256, OTHER_MARK, 7)));
 	ASSERT_EQ(7u, *tempo_u32(&e->data, OTHER_MARK));
 }
 

@@ -236,28 +236,14 @@ static void reap(struct smoke *s, unsigned int b)
 	s->fences[b] = -1;
 }
 
-/* One worker process; returns its exit status. */
-static int worker(unsigned int index, uint64_t seed, unsigned int seconds)
+/* A worker's file, buffers and contexts: 0, or its exit status. */
+static int worker_init(struct smoke *s, unsigned int index, uint64_t seed)
 {
-	struct smoke *s = calloc(1, sizeof(*s));
-	uint64_t end = tempo_now_ns() + seconds * 1000000000ull;
-	uint32_t submitted = 0, bad = 0;
-	int fd = tempo_open_render();
-
-	if (!s || fd < 0)
-		return 2;
 	s->rng.s = seed * 0x9e3779b97f4a7c15ull + index + 1;
 	s->sums = calloc(MAX_JOBS + 1, sizeof(*s->sums));
 	if (!s->sums)
 		return 2;
-	/* tempo_env_init() with a bigger data buffer. */
-	s->e.fd = fd;
-	if (tempo_query_device(fd, &s->e.dev))
-		return 3;
-	s->e.engines = tempo_query_engines(fd);
-	if (!s->e.engines ||
-	    tempo_bo_new(fd, SMOKE_DATA, 0, &s->e.data) ||
-	    tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &s->e.cmd))
+	if (tempo_env_open(&s->e, SMOKE_DATA))
 		return 3;
 	for (uint32_t i = 0; i < CONST_SIZE / 4; i++)
 		*tempo_u32(&s->e.data, CONST_OFF + 4 * i) = const_word(i);
@@ -268,8 +254,15 @@ static int worker(unsigned int index, uint64_t seed, unsigned int seconds)
 	}
 	for (unsigned int i = 0; i < BATCHES; i++)
 		s->fences[i] = -1;
-
 	s->next = 1;
+	return 0;
+}
+
+/* Submit random jobs until @end: how many, or -1 when an exec failed. */
+static int worker_submit(struct smoke *s, uint64_t end)
+{
+	int submitted = 0;
+
 	while (tempo_now_ns() < end && s->next < MAX_JOBS) {
 		uint32_t seq = s->next++;
 		unsigned int b = seq % BATCHES;
@@ -278,33 +271,41 @@ static int worker(unsigned int index, uint64_t seed, unsigned int seconds)
 		int ret;
 
 		reap(s, b);
-		ret = tempo_exec(fd, c->id, slot, build(s, seq, b, c->cls[slot]),
-				 NULL, 0, NULL, 0, &s->fences[b]);
+		ret = tempo_exec(s->e.fd, c->id, slot,
+				 build(s, seq, b, c->cls[slot]), NULL, 0, NULL,
+				 0, &s->fences[b]);
 		if (ret) {
-			fprintf(stderr, "# pid %d: exec failed: %d\n", getpid(), ret);
-			return 5;
+			fprintf(stderr, "# pid %d: exec failed: %d\n", getpid(),
+				ret);
+			return -1;
 		}
 		submitted++;
 		/* Now and then a context changes priority. */
 		if (!rnd(&s->rng, 64)) {
 			c->priority = pick_priority(s);
-			tempo_ctx_set_priority(fd, c->id, c->priority);
+			tempo_ctx_set_priority(s->e.fd, c->id, c->priority);
 		}
 	}
 	for (unsigned int i = 0; i < BATCHES; i++)
 		reap(s, i);
+	return submitted;
+}
 
-	if (*tempo_u64(&s->e.data, CTR) != submitted) {
+/* Check the counters, slots and sums: the number of wrong ones. */
+static unsigned int worker_check(struct smoke *s, uint32_t submitted)
+{
+	uint64_t ctr = *tempo_u64(&s->e.data, CTR);
+	uint64_t ctr2 = *tempo_u64(&s->e.data, CTR2);
+	unsigned int bad = 0;
+
+	if (ctr != submitted) {
 		fprintf(stderr, "# pid %d: counter %llu, %u jobs submitted\n",
-			getpid(),
-			(unsigned long long)*tempo_u64(&s->e.data, CTR),
-			submitted);
+			getpid(), (unsigned long long)ctr, submitted);
 		bad++;
 	}
-	if (*tempo_u64(&s->e.data, CTR2) != s->ctr2) {
+	if (ctr2 != s->ctr2) {
 		fprintf(stderr, "# pid %d: kernel counter %llu, expected %llu\n",
-			getpid(),
-			(unsigned long long)*tempo_u64(&s->e.data, CTR2),
+			getpid(), (unsigned long long)ctr2,
 			(unsigned long long)s->ctr2);
 		bad++;
 	}
@@ -312,16 +313,36 @@ static int worker(unsigned int index, uint64_t seed, unsigned int seconds)
 		uint64_t v = *tempo_u64(&s->e.data, SLOTS + 8ull * seq);
 		uint64_t sum = *tempo_u64(&s->e.data, SUMS + 8ull * seq);
 
-		if (v != seq || sum != s->sums[seq]) {
-			if (bad < 10)
-				fprintf(stderr, "# pid %d: job %u: slot %llu, sum %llu (expected %llu)\n",
-					getpid(), seq, (unsigned long long)v,
-					(unsigned long long)sum,
-					(unsigned long long)s->sums[seq]);
-			bad++;
-		}
+		if (v == seq && sum == s->sums[seq])
+			continue;
+		if (bad < 10)
+			fprintf(stderr, "# pid %d: job %u: slot %llu, sum %llu (expected %llu)\n",
+				getpid(), seq, (unsigned long long)v,
+				(unsigned long long)sum,
+				(unsigned long long)s->sums[seq]);
+		bad++;
 	}
-	printf("# worker %u (pid %d): %u jobs, %u dispatches (%u spinning), %u failed fences, %u bad results\n",
+	return bad;
+}
+
+/* One worker process; returns its exit status. */
+static int worker(unsigned int index, uint64_t seed, unsigned int seconds)
+{
+	struct smoke *s = calloc(1, sizeof(*s));
+	uint64_t end = tempo_now_ns() + seconds * 1000000000ull;
+	unsigned int bad;
+	int ret, submitted;
+
+	if (!s)
+		return 2;
+	ret = worker_init(s, index, seed);
+	if (ret)
+		return ret;
+	submitted = worker_submit(s, end);
+	if (submitted < 0)
+		return 5;
+	bad = worker_check(s, (uint32_t)submitted);
+	printf("# worker %u (pid %d): %d jobs, %u dispatches (%u spinning), %u failed fences, %u bad results\n",
 	       index, getpid(), submitted, s->dispatches, s->preemptible,
 	       s->failed, bad);
 	fflush(stdout);
@@ -335,20 +356,14 @@ static int worker(unsigned int index, uint64_t seed, unsigned int seconds)
 static int troublemaker(uint64_t seed, unsigned int seconds)
 {
 	uint64_t end = tempo_now_ns() + seconds * 1000000000ull;
-	struct tempo_env e = { .fd = -1 };
+	struct tempo_env e;
 	struct rng r = { .s = seed ^ 0x7ab1e };
 	unsigned int jobs = 0;
-	int fd = tempo_open_render();
+	int fd;
 
-	if (fd < 0)
-		return 2;
-	e.fd = fd;
-	if (tempo_query_device(fd, &e.dev))
+	if (tempo_env_open(&e, TEMPO_DATA_SIZE))
 		return 3;
-	e.engines = tempo_query_engines(fd);
-	if (!e.engines || tempo_bo_new(fd, TEMPO_DATA_SIZE, 0, &e.data) ||
-	    tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &e.cmd))
-		return 3;
+	fd = e.fd;
 	while (tempo_now_ns() < end) {
 		struct tempo_batch b;
 		uint32_t ctx, slot = rnd(&r, e.engines->num_engines);
@@ -396,19 +411,12 @@ FIXTURE_VARIANT(smoke) {
 	bool faults;
 };
 
-FIXTURE_VARIANT_ADD(smoke, clean) {
-	.faults = false,
-};
-
-FIXTURE_VARIANT_ADD(smoke, with_faults) {
-	.faults = true,
-};
+FIXTURE_VARIANT_ADD(smoke, clean) { .faults = false };
+FIXTURE_VARIANT_ADD(smoke, with_faults) { .faults = true };
 
 FIXTURE_SETUP(smoke)
 {
-	self->fd = tempo_open_render();
-	if (self->fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-self->fd));
+	TEMPO_OPEN_SETUP(self->fd);
 }
 
 FIXTURE_TEARDOWN(smoke)

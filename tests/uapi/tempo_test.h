@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers shared by the tempo uAPI tests: finding the render node, queries,
- * buffer objects and GPU mappings, contexts, batch building, submission and
- * fence waits. Everything here is written against uapi/drm/tempo_drm.h.
+ * What the tempo uAPI tests share beyond tools/lib/tempo-uapi (device,
+ * ioctls, buffers, packets, fences): the kselftest harness, the fixtures'
+ * set-up, the environment most tests run in (a context and two buffers)
+ * and the checks only tests make.
  *
  * Helpers that take a struct __test_metadata pointer may ASSERT_*(); the
  * others return 0 or a negative errno and leave the verdict to the test.
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,9 +30,9 @@
 #include <sys/socket.h>
 
 #include <linux/capability.h>
-#include <linux/sync_file.h>
 #include <xf86drm.h>
-#include <drm/tempo_drm.h>
+
+#include "tempo_uapi.h"
 
 /* The harness itself is not -Wextra clean (unused parameters). */
 #pragma GCC diagnostic push
@@ -49,76 +51,85 @@
 #define TEMPO_BLOCKED_MS	100
 
 #define TEMPO_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define TEMPO_PTR(p)		((uint64_t)(uintptr_t)(p))
 
 #define TEMPO_NO_DEVICE	"no usable tempo render node: %s"
 
 /* ------------------------------------------------------------------------ */
-/* Device */
+/* Fixtures */
 
-static inline bool tempo_is_tempo(int fd)
-{
-	drmVersionPtr v = drmGetVersion(fd);
-	bool ret;
-
-	if (!v)
-		return false;
-	ret = v->name && !strcmp(v->name, "tempo");
-	drmFreeVersion(v);
-	return ret;
-}
-
-static inline int tempo_render_filter(const struct dirent *d)
-{
-	return !strncmp(d->d_name, "renderD", 7);
-}
+/* In FIXTURE_SETUP(): open the device into @fd, or SKIP without one. */
+#define TEMPO_OPEN_SETUP(fd) do {					\
+	(fd) = tempo_device_open();					\
+	if ((fd) < 0)							\
+		SKIP(return, TEMPO_NO_DEVICE, strerror(-(fd)));		\
+} while (0)
 
 /*
- * Open the first render node whose driver is tempo (TEMPO_RENDER_NODE
- * overrides the search). Returns the fd, or -ENODEV when there is none, or
- * the -errno of a render node that could not be opened.
+ * In FIXTURE_SETUP(): open the device and set up the environment @env on
+ * it (struct tempo_env below), or SKIP without a device.
  */
-static inline int tempo_open_render(void)
+#define TEMPO_ENV_SETUP(env) do {					\
+	int tempo_fd_;							\
+									\
+	TEMPO_OPEN_SETUP(tempo_fd_);					\
+	tempo_env_init(_metadata, (env), tempo_fd_);			\
+} while (0)
+
+/* A fixture of the environment alone: self->env, set up or SKIPped. */
+#define TEMPO_ENV_FIXTURE(name)						\
+	FIXTURE(name) {							\
+		struct tempo_env env;					\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		TEMPO_ENV_SETUP(&self->env);				\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		tempo_env_fini(&self->env);				\
+	}
+
+/* SKIP unless the caller holds CAP_SYS_NICE, or unless it does not. */
+#define TEMPO_NEED_NICE() do {						\
+	if (!tempo_has_cap_sys_nice())					\
+		SKIP(return, "needs CAP_SYS_NICE (euid %u)", geteuid());	\
+} while (0)
+
+#define TEMPO_NEED_NOT_NICE() do {					\
+	if (tempo_has_cap_sys_nice())					\
+		SKIP(return, "needs a caller without CAP_SYS_NICE (euid %u)", \
+		     geteuid());					\
+} while (0)
+
+/* SKIP when a job must stay blocked longer than the job timeout allows. */
+#define TEMPO_NEED_BLOCKING(e) do {					\
+	if (!tempo_env_can_block(e))					\
+		SKIP(return, "job timeout %u ms is too short",		\
+		     (e)->dev.job_timeout_ms);				\
+} while (0)
+
+/* SKIP when waiting for a hang takes more than @ms of job timeout. */
+#define TEMPO_NEED_TIMEOUT_WITHIN(e, ms) do {				\
+	if ((e)->dev.job_timeout_ms > (ms))				\
+		SKIP(return, "job timeout %u ms is too long to wait for", \
+		     (e)->dev.job_timeout_ms);				\
+} while (0)
+
+/* ------------------------------------------------------------------------ */
+/* The process and the host */
+
+/* fopen() of the path printf() makes of @fmt, or NULL. */
+static inline __attribute__((format(printf, 2, 3)))
+FILE *tempo_fopen(const char *mode, const char *fmt, ...)
 {
-	const char *path = getenv("TEMPO_RENDER_NODE");
-	struct dirent **names;
-	int ret = -ENODEV;
-	int i, n, fd;
+	char path[512];
+	va_list ap;
 
-	if (path && *path) {
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		if (tempo_is_tempo(fd))
-			return fd;
-		close(fd);
-		return -ENODEV;
-	}
-
-	n = scandir("/dev/dri", &names, tempo_render_filter, alphasort);
-	if (n < 0)
-		return -ENODEV;
-	for (i = 0; i < n; i++) {
-		char node[300];
-
-		if (ret >= 0) {
-			free(names[i]);
-			continue;
-		}
-		snprintf(node, sizeof(node), "/dev/dri/%s", names[i]->d_name);
-		free(names[i]);
-		fd = open(node, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			continue;
-		}
-		if (tempo_is_tempo(fd)) {
-			ret = fd;
-			continue;
-		}
-		close(fd);
-	}
-	free(names);
-	return ret;
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return fopen(path, mode);
 }
 
 /* Does the calling process hold CAP_SYS_NICE in its effective set? */
@@ -149,31 +160,6 @@ static inline uint64_t tempo_page_size(void)
 	return (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-static inline uint64_t tempo_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* Absolute CLOCK_MONOTONIC deadline, as the syncobj wait ioctls take it. */
-static inline int64_t tempo_deadline_ns(int timeout_ms)
-{
-	return (int64_t)(tempo_now_ns() + (uint64_t)timeout_ms * 1000000ull);
-}
-
-static inline void tempo_sleep_ms(int ms)
-{
-	struct timespec ts = {
-		.tv_sec = ms / 1000,
-		.tv_nsec = (long)(ms % 1000) * 1000000l,
-	};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /*
  * An address user space cannot read: the start of a PROT_NONE page that
  * follows a readable page, so that an array can also be made to straddle
@@ -198,15 +184,25 @@ static inline uint64_t tempo_bad_ptr(void)
 	return (uint64_t)(uintptr_t)guard;
 }
 
-/* ioctl() that restarts on EINTR/EAGAIN; returns 0 or -errno. */
-static inline int tempo_ioctl(int fd, unsigned long request, void *arg)
+/*
+ * The value of a module parameter of tempo: Y and N as 1 and 0, or -1
+ * when the module does not have it.
+ */
+static inline long long tempo_module_param(const char *name)
 {
-	int ret;
+	FILE *f = tempo_fopen("re", "/sys/module/tempo/parameters/%s", name);
+	char buf[32] = "";
 
-	do {
-		ret = ioctl(fd, request, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret ? -errno : 0;
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	if (buf[0] == 'Y')
+		return 1;
+	if (buf[0] == 'N')
+		return 0;
+	return buf[0] ? strtoll(buf, NULL, 10) : -1;
 }
 
 /*
@@ -222,12 +218,10 @@ static inline void tempo_debugfs_dir(char *dir, size_t len)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		char path[320], name[64] = "";
-		FILE *f;
+		FILE *f = tempo_fopen("r", "/sys/kernel/debug/dri/%s/name",
+				      de->d_name);
+		char name[64] = "";
 
-		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/name",
-			 de->d_name);
-		f = fopen(path, "r");
 		if (!f)
 			continue;
 		if (fgets(name, sizeof(name), f) && !strncmp(name, "tempo", 5)) {
@@ -248,12 +242,10 @@ static inline void tempo_debugfs_dir(char *dir, size_t len)
 static inline long long tempo_debugfs_hqd(const char *dir, const char *engine,
 					  unsigned int queue, int col)
 {
-	char path[320], line[512];
+	FILE *f = tempo_fopen("r", "%s/hqds", dir);
 	long long value = -1;
-	FILE *f;
+	char line[512];
 
-	snprintf(path, sizeof(path), "%s/hqds", dir);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -322,215 +314,8 @@ static inline int tempo_recv_fds(int sock, int *fds, int n)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Queries */
+/* Buffers, as the CPU sees them */
 
-static inline int tempo_query(int fd, uint32_t query, void *data,
-			      uint32_t *size)
-{
-	struct drm_tempo_query q = {
-		.query = query,
-		.size = *size,
-		.data = (uint64_t)(uintptr_t)data,
-	};
-	int ret;
-
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q);
-	if (!ret)
-		*size = q.size;
-	return ret;
-}
-
-/* Size probe, allocation and read; the caller frees the answer. */
-static inline void *tempo_query_alloc(int fd, uint32_t query, uint32_t *size)
-{
-	uint32_t sz = 0;
-	void *data;
-
-	if (tempo_query(fd, query, NULL, &sz) || !sz)
-		return NULL;
-	data = calloc(1, sz);
-	if (!data)
-		return NULL;
-	if (tempo_query(fd, query, data, &sz)) {
-		free(data);
-		return NULL;
-	}
-	if (size)
-		*size = sz;
-	return data;
-}
-
-static inline int tempo_query_device(int fd, struct drm_tempo_query_device *dev)
-{
-	uint32_t size = sizeof(*dev);
-
-	memset(dev, 0, sizeof(*dev));
-	return tempo_query(fd, DRM_TEMPO_QUERY_DEVICE, dev, &size);
-}
-
-static inline struct drm_tempo_query_engines *tempo_query_engines(int fd)
-{
-	return tempo_query_alloc(fd, DRM_TEMPO_QUERY_ENGINES, NULL);
-}
-
-/*
- * Slot of the nth engine of a class in the default engine map (which is
- * the QUERY_ENGINES order), or -1.
- */
-static inline int tempo_default_slot(const struct drm_tempo_query_engines *e,
-				     unsigned int engine_class, unsigned int nth)
-{
-	uint32_t i;
-
-	for (i = 0; i < e->num_engines; i++) {
-		if (e->engines[i].engine_class != engine_class)
-			continue;
-		if (!nth--)
-			return (int)i;
-	}
-	return -1;
-}
-
-static inline unsigned int
-tempo_count_class(const struct drm_tempo_query_engines *e,
-		  unsigned int engine_class)
-{
-	unsigned int n = 0;
-	uint32_t i;
-
-	for (i = 0; i < e->num_engines; i++)
-		n += e->engines[i].engine_class == engine_class;
-	return n;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Buffer objects and the GPU address space */
-
-struct tempo_bo {
-	uint32_t handle;
-	uint64_t size;
-	uint64_t va;
-	void *map;
-};
-
-static inline int tempo_bo_create(int fd, uint64_t size, uint32_t *handle)
-{
-	struct drm_tempo_bo_create c = { .size = size };
-	int ret;
-
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_BO_CREATE, &c);
-	if (!ret)
-		*handle = c.handle;
-	return ret;
-}
-
-static inline int tempo_gem_close(int fd, uint32_t handle)
-{
-	struct drm_gem_close c = { .handle = handle };
-
-	return tempo_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
-}
-
-static inline int tempo_bo_mmap_offset(int fd, uint32_t handle,
-				       uint64_t *offset)
-{
-	struct drm_tempo_bo_mmap_offset m = { .handle = handle };
-	int ret;
-
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &m);
-	if (!ret)
-		*offset = m.offset;
-	return ret;
-}
-
-/* CPU mapping of a whole buffer; NULL (errno set) on failure. */
-static inline void *tempo_bo_mmap(int fd, uint32_t handle, uint64_t size)
-{
-	uint64_t offset;
-	void *p;
-	int ret;
-
-	ret = tempo_bo_mmap_offset(fd, handle, &offset);
-	if (ret) {
-		errno = -ret;
-		return NULL;
-	}
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 (off_t)offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* *va is the address to map at (0 with AUTO_VA) and receives the result. */
-static inline int tempo_vm_map(int fd, uint32_t handle, uint32_t flags,
-			       uint64_t *va, uint64_t bo_offset, uint64_t size)
-{
-	struct drm_tempo_vm_map m = {
-		.handle = handle,
-		.flags = flags,
-		.va = *va,
-		.bo_offset = bo_offset,
-		.size = size,
-	};
-	int ret;
-
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &m);
-	if (!ret)
-		*va = m.va;
-	return ret;
-}
-
-static inline int tempo_vm_unmap(int fd, uint64_t va, uint64_t size)
-{
-	struct drm_tempo_vm_unmap u = { .va = va, .size = size };
-
-	return tempo_ioctl(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u);
-}
-
-/*
- * Create a buffer, map it on the CPU and at a kernel-chosen GPU address
- * (with extra vm_flags, e.g. READONLY). Returns 0 or -errno.
- */
-static inline int tempo_bo_new(int fd, uint64_t size, uint32_t vm_flags,
-			       struct tempo_bo *bo)
-{
-	int ret;
-
-	memset(bo, 0, sizeof(*bo));
-	bo->size = size;
-	ret = tempo_bo_create(fd, size, &bo->handle);
-	if (ret)
-		return ret;
-	bo->map = tempo_bo_mmap(fd, bo->handle, size);
-	if (!bo->map) {
-		ret = -errno;
-		goto err_close;
-	}
-	ret = tempo_vm_map(fd, bo->handle, vm_flags | DRM_TEMPO_VM_MAP_AUTO_VA,
-			   &bo->va, 0, size);
-	if (ret)
-		goto err_unmap;
-	return 0;
-
-err_unmap:
-	munmap(bo->map, size);
-err_close:
-	tempo_gem_close(fd, bo->handle);
-	memset(bo, 0, sizeof(*bo));
-	return ret;
-}
-
-static inline void tempo_bo_del(int fd, struct tempo_bo *bo)
-{
-	if (bo->va)
-		tempo_vm_unmap(fd, bo->va, bo->size);
-	if (bo->map)
-		munmap(bo->map, bo->size);
-	if (bo->handle)
-		tempo_gem_close(fd, bo->handle);
-	memset(bo, 0, sizeof(*bo));
-}
-
-/* CPU pointers into a buffer, by byte offset. */
 static inline volatile uint32_t *tempo_u32(const struct tempo_bo *bo,
 					   uint64_t offset)
 {
@@ -556,299 +341,21 @@ static inline bool tempo_bo_is_zero(const struct tempo_bo *bo,
 	return true;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Contexts */
-
-static inline int tempo_ctx_create(int fd, int32_t priority,
-				   const struct drm_tempo_engine *slots,
-				   uint32_t num_slots, uint32_t *ctx_id)
+/* Wait until the qword at @offset of @bo is not zero (TEMPO_WAIT_MS). */
+static inline void tempo_wait_nonzero(struct __test_metadata *_metadata,
+				      const struct tempo_bo *bo,
+				      uint64_t offset)
 {
-	struct drm_tempo_ctx_create c = {
-		.priority = priority,
-		.num_slots = num_slots,
-		.slots = (uint64_t)(uintptr_t)slots,
-	};
-	int ret;
+	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
 
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
-	if (!ret)
-		*ctx_id = c.ctx_id;
-	return ret;
-}
-
-static inline int tempo_ctx_destroy(int fd, uint32_t ctx_id)
-{
-	struct drm_tempo_ctx_destroy d = { .ctx_id = ctx_id };
-
-	return tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &d);
-}
-
-static inline int tempo_ctx_get_priority(int fd, uint32_t ctx_id,
-					 int64_t *value)
-{
-	struct drm_tempo_ctx_param p = {
-		.ctx_id = ctx_id,
-		.param = DRM_TEMPO_CTX_PARAM_PRIORITY,
-	};
-	int ret;
-
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &p);
-	if (!ret)
-		*value = p.value;
-	return ret;
-}
-
-static inline int tempo_ctx_set_priority(int fd, uint32_t ctx_id,
-					 int64_t value)
-{
-	struct drm_tempo_ctx_param p = {
-		.ctx_id = ctx_id,
-		.param = DRM_TEMPO_CTX_PARAM_PRIORITY,
-		.value = value,
-	};
-
-	return tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &p);
+	while (!__atomic_load_n(tempo_u64(bo, offset), __ATOMIC_SEQ_CST)) {
+		ASSERT_LT((int64_t)tempo_now_ns(), deadline);
+		tempo_sleep_ms(1);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
-/* Batch building */
-
-struct tempo_batch {
-	uint32_t *cs;	/* CPU address of the first dword */
-	uint64_t va;	/* GPU address of the first dword */
-	uint32_t len;	/* dwords emitted */
-	uint32_t max;	/* room, in dwords */
-};
-
-/* A batch at byte offset @offset of @bo, with room for @max_dw dwords. */
-static inline void tempo_batch_init(struct tempo_batch *b,
-				    const struct tempo_bo *bo,
-				    uint64_t offset, uint32_t max_dw)
-{
-	if (offset + (uint64_t)max_dw * 4 > bo->size || offset % 4) {
-		fprintf(stderr, "# batch at %#llx does not fit its buffer\n",
-			(unsigned long long)offset);
-		abort();
-	}
-	b->cs = (uint32_t *)((char *)bo->map + offset);
-	b->va = bo->va + offset;
-	b->len = 0;
-	b->max = max_dw;
-}
-
-/* GPU address of the next dword to be emitted. */
-static inline uint64_t tempo_batch_here(const struct tempo_batch *b)
-{
-	return b->va + (uint64_t)b->len * 4;
-}
-
-static inline void tempo_emit(struct tempo_batch *b, uint32_t dw)
-{
-	if (b->len >= b->max) {
-		fprintf(stderr, "# batch overflow (%u dwords)\n", b->max);
-		abort();
-	}
-	b->cs[b->len++] = dw;
-}
-
-static inline void tempo_emit_u64(struct tempo_batch *b, uint64_t v)
-{
-	tempo_emit(b, (uint32_t)v);
-	tempo_emit(b, (uint32_t)(v >> 32));
-}
-
-static inline void tempo_pkt_nop(struct tempo_batch *b, uint32_t payload)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 1 + payload));
-	while (payload--)
-		tempo_emit(b, 0xdeadbeef);
-}
-
-static inline void tempo_pkt_write_data(struct tempo_batch *b, uint64_t va,
-					const uint32_t *data, uint32_t n)
-{
-	uint32_t i;
-
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_DATA, 3 + n));
-	tempo_emit_u64(b, va);
-	for (i = 0; i < n; i++)
-		tempo_emit(b, data[i]);
-}
-
-static inline void tempo_pkt_write32(struct tempo_batch *b, uint64_t va,
-				     uint32_t value)
-{
-	tempo_pkt_write_data(b, va, &value, 1);
-}
-
-static inline void tempo_pkt_write_timestamp(struct tempo_batch *b,
-					     uint64_t va)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_TIMESTAMP, 3));
-	tempo_emit_u64(b, va);
-}
-
-static inline void tempo_pkt_copy(struct tempo_batch *b, uint64_t dst,
-				  uint64_t src, uint32_t size)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_COPY, 6));
-	tempo_emit_u64(b, dst);
-	tempo_emit_u64(b, src);
-	tempo_emit(b, size);
-}
-
-static inline void tempo_pkt_fill(struct tempo_batch *b, uint64_t dst,
-				  uint32_t value, uint32_t size)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_FILL, 5));
-	tempo_emit_u64(b, dst);
-	tempo_emit(b, value);
-	tempo_emit(b, size);
-}
-
-static inline void tempo_pkt_atomic(struct tempo_batch *b, uint64_t va,
-				    uint32_t op, uint64_t value)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_ATOMIC, 6));
-	tempo_emit_u64(b, va);
-	tempo_emit(b, op);
-	tempo_emit_u64(b, value);
-}
-
-static inline void tempo_pkt_wait_mem(struct tempo_batch *b, uint64_t va,
-				      uint32_t compare, uint64_t ref,
-				      uint64_t mask)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WAIT_MEM, 8));
-	tempo_emit_u64(b, va);
-	tempo_emit(b, compare);
-	tempo_emit_u64(b, ref);
-	tempo_emit_u64(b, mask);
-}
-
-static inline void tempo_pkt_dispatch(struct tempo_batch *b, uint32_t kernel,
-				      uint32_t gx, uint32_t gy, uint32_t gz,
-				      const uint32_t *args, uint32_t nargs)
-{
-	uint32_t i;
-
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_DISPATCH, 5 + nargs));
-	tempo_emit(b, kernel);
-	tempo_emit(b, gx);
-	tempo_emit(b, gy);
-	tempo_emit(b, gz);
-	for (i = 0; i < nargs; i++)
-		tempo_emit(b, args[i]);
-}
-
-static inline void tempo_pkt_batch_start(struct tempo_batch *b, uint64_t va,
-					 uint32_t flags)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_BATCH_START, 4));
-	tempo_emit_u64(b, va);
-	tempo_emit(b, flags);
-}
-
-static inline void tempo_pkt_end(struct tempo_batch *b)
-{
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_END, 1));
-}
-
-/* Kernel arguments: a 64-bit address is two dwords, low first. */
-#define TEMPO_ARG_VA(va)	(uint32_t)(va), (uint32_t)((uint64_t)(va) >> 32)
-
-/* ------------------------------------------------------------------------ */
-/* Submission and fences */
-
-/*
- * Submit one batch. With @fence_fd non-NULL a sync_file is requested and
- * returned there. Returns 0 or -errno.
- */
-static inline int tempo_exec(int fd, uint32_t ctx_id, uint32_t slot,
-			     uint64_t batch_va,
-			     const struct drm_tempo_sync *in, uint32_t num_in,
-			     const struct drm_tempo_sync *out, uint32_t num_out,
-			     int *fence_fd)
-{
-	struct drm_tempo_exec x = {
-		.ctx_id = ctx_id,
-		.slot = slot,
-		.flags = fence_fd ? DRM_TEMPO_EXEC_OUT_SYNC_FILE : 0,
-		.num_batches = 1,
-		.batches = (uint64_t)(uintptr_t)&batch_va,
-		.num_in_syncs = num_in,
-		.num_out_syncs = num_out,
-		.in_syncs = (uint64_t)(uintptr_t)in,
-		.out_syncs = (uint64_t)(uintptr_t)out,
-		.out_fence_fd = -1,
-	};
-	int ret;
-
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x);
-	if (!ret && fence_fd)
-		*fence_fd = x.out_fence_fd;
-	return ret;
-}
-
-/* Status of a sync_file: 1 signalled, 0 active, < 0 the fence error. */
-static inline int tempo_fence_status(int fence_fd)
-{
-	struct sync_file_info info;
-
-	memset(&info, 0, sizeof(info));
-	if (ioctl(fence_fd, SYNC_IOC_FILE_INFO, &info))
-		return -1000 - errno;	/* not a fence status: fails any check */
-	return info.status;
-}
-
-/* Wait up to @timeout_ms for a sync_file; returns tempo_fence_status(). */
-static inline int tempo_fence_wait(int fence_fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fence_fd, .events = POLLIN };
-	uint64_t end = tempo_now_ns() + (uint64_t)timeout_ms * 1000000ull;
-
-	for (;;) {
-		uint64_t now = tempo_now_ns();
-		int ret;
-
-		if (now >= end)
-			break;
-		ret = poll(&p, 1, (int)((end - now + 999999) / 1000000));
-		if (ret > 0 || (ret < 0 && errno != EINTR))
-			break;
-	}
-	return tempo_fence_status(fence_fd);
-}
-
-/*
- * Does a syncobj (or timeline point) have a fence? Exporting a sync_file
- * needs one.
- */
-static inline bool tempo_syncobj_has_fence(int fd, uint32_t handle)
-{
-	int sf = -1;
-
-	if (drmSyncobjExportSyncFile(fd, handle, &sf))
-		return false;
-	close(sf);
-	return true;
-}
-
-/*
- * Wait up to @timeout_ms for a binary syncobj's fence and return its status
- * as for a sync_file; -ENOENT when the syncobj has no fence.
- */
-static inline int tempo_syncobj_status(int fd, uint32_t handle, int timeout_ms)
-{
-	int sf = -1;
-	int ret;
-
-	if (drmSyncobjExportSyncFile(fd, handle, &sf))
-		return -ENOENT;
-	ret = tempo_fence_wait(sf, timeout_ms);
-	close(sf);
-	return ret;
-}
+/* Submission */
 
 /* Submit one batch and return its sync_file; the exec must succeed. */
 static inline int tempo_submit(struct __test_metadata *_metadata, int fd,
@@ -876,6 +383,14 @@ static inline int tempo_run(struct __test_metadata *_metadata, int fd,
 	return status;
 }
 
+/* Wait for a sync_file (@timeout_ms), check its status and close it. */
+static inline void tempo_fence_expect(struct __test_metadata *_metadata,
+				      int fence, int status, int timeout_ms)
+{
+	ASSERT_EQ(status, tempo_fence_wait(fence, timeout_ms));
+	close(fence);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A ready-to-use environment: device, default context, buffers */
 
@@ -886,6 +401,8 @@ static inline int tempo_run(struct __test_metadata *_metadata, int fd,
  * with WAIT_MEM GE; tempo_env_fini() opens it fully so nothing stays stuck.
  */
 #define TEMPO_GATE		0
+/* No mark for tempo_gated_batch(). */
+#define TEMPO_NO_MARK		UINT64_MAX
 
 struct tempo_env {
 	int fd;
@@ -896,17 +413,45 @@ struct tempo_env {
 	struct tempo_bo cmd;
 };
 
+/*
+ * Set up @e on the DRM file @fd, with a data buffer of @data_size bytes:
+ * 0, or -errno (what was set up is then for tempo_env_fini()).
+ */
+static inline int tempo_env_setup(struct tempo_env *e, int fd,
+				  uint64_t data_size)
+{
+	int ret;
+
+	e->fd = fd;
+	ret = tempo_query_device(fd, &e->dev);
+	if (ret)
+		return ret;
+	e->engines = tempo_query_engines(fd);
+	if (!e->engines)
+		return -errno;
+	ret = tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0, &e->ctx);
+	if (!ret)
+		ret = tempo_bo_new(fd, data_size, 0, &e->data);
+	if (!ret)
+		ret = tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &e->cmd);
+	return ret;
+}
+
+/* Open the device and set @e up on it, outside the harness: 0 or -errno. */
+static inline int tempo_env_open(struct tempo_env *e, uint64_t data_size)
+{
+	int fd = tempo_device_open();
+
+	memset(e, 0, sizeof(*e));
+	e->fd = -1;
+	return fd < 0 ? fd : tempo_env_setup(e, fd, data_size);
+}
+
 static inline void tempo_env_init(struct __test_metadata *_metadata,
 				  struct tempo_env *e, int fd)
 {
-	e->fd = fd;
-	ASSERT_EQ(0, tempo_query_device(fd, &e->dev));
-	e->engines = tempo_query_engines(fd);
-	ASSERT_TRUE(e->engines != NULL);
-	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
-				      &e->ctx));
-	ASSERT_EQ(0, tempo_bo_new(fd, TEMPO_DATA_SIZE, 0, &e->data));
-	ASSERT_EQ(0, tempo_bo_new(fd, TEMPO_CMD_SIZE, 0, &e->cmd));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tempo_env_setup(e, fd, TEMPO_DATA_SIZE));
 }
 
 static inline void tempo_env_fini(struct tempo_env *e)
@@ -943,6 +488,40 @@ static inline void tempo_pkt_wait_gate(struct tempo_batch *b,
 {
 	tempo_pkt_wait_mem(b, tempo_gate_va(e), DRM_TEMPO_COMPARE_GE, value,
 			   UINT64_MAX);
+}
+
+/*
+ * A batch at byte @offset of the command buffer: with @gated, a wait for
+ * the gate to be 1; unless @mark is TEMPO_NO_MARK, a write of @value at
+ * offset @mark of the data buffer; END. Returns its GPU address.
+ */
+static inline uint64_t tempo_mark_batch_at(struct tempo_env *e,
+					   uint64_t offset, bool gated,
+					   uint64_t mark, uint32_t value)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 32);
+	if (gated)
+		tempo_pkt_wait_gate(&b, e, 1);
+	if (mark != TEMPO_NO_MARK)
+		tempo_pkt_write32(&b, e->data.va + mark, value);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+/* A batch that writes @value at data offset @mark. */
+static inline uint64_t tempo_mark_batch(struct tempo_env *e, uint64_t offset,
+					uint64_t mark, uint32_t value)
+{
+	return tempo_mark_batch_at(e, offset, false, mark, value);
+}
+
+/* The same once the gate is open (TEMPO_NO_MARK: only the wait). */
+static inline uint64_t tempo_gated_batch(struct tempo_env *e, uint64_t offset,
+					 uint64_t mark, uint32_t value)
+{
+	return tempo_mark_batch_at(e, offset, true, mark, value);
 }
 
 /*

@@ -18,12 +18,9 @@ FIXTURE(trace) {
 
 static bool write_file(const char *dir, const char *file, const char *s)
 {
-	char path[256];
-	FILE *f;
+	FILE *f = tempo_fopen("w", "%s/%s", dir, file);
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
 	if (!f)
 		return false;
 	ok = fputs(s, f) >= 0;
@@ -49,12 +46,9 @@ static const char *tracefs(void)
 FIXTURE_SETUP(trace)
 {
 	const char *fs = tracefs();
-	int fd = tempo_open_render();
 
 	self->inst[0] = 0;
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 	if (!fs || geteuid())
 		SKIP(return, "needs root and tracefs");
 	snprintf(self->inst, sizeof(self->inst), "%s/instances/tempo-test-%d",
@@ -81,11 +75,9 @@ FIXTURE_TEARDOWN(trace)
 static char *trace_text(const char *inst)
 {
 	size_t cap = 1 << 20, len = 0;
-	char path[256], *buf = malloc(cap);
-	FILE *f;
+	char *buf = malloc(cap);
+	FILE *f = tempo_fopen("r", "%s/trace", inst);
 
-	snprintf(path, sizeof(path), "%s/trace", inst);
-	f = fopen(path, "r");
 	if (!f || !buf) {
 		free(buf);
 		return NULL;
@@ -100,19 +92,6 @@ static char *trace_text(const char *inst)
 	buf[len] = 0;
 	fclose(f);
 	return buf;
-}
-
-static int hqd_policy(void)
-{
-	FILE *f = fopen("/sys/module/tempo/parameters/hqd_policy", "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
 }
 
 /* The "fence=C:S" of the first @event line, or "" */
@@ -162,8 +141,7 @@ TEST_F(trace, preemption_traces_preempt_and_resume)
 	int lf, hf;
 	char *text;
 
-	if (!tempo_has_cap_sys_nice())
-		SKIP(return, "needs CAP_SYS_NICE for a high-priority context");
+	TEMPO_NEED_NICE();
 	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_LOW, NULL, 0,
 				      &low));
 	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
@@ -173,8 +151,7 @@ TEST_F(trace, preemption_traces_preempt_and_resume)
 	tempo_pkt_wait_gate(&lo, e, 1);
 	tempo_pkt_end(&lo);
 	lf = tempo_submit(_metadata, e->fd, low, self->slot, lo.va);
-	while (!__atomic_load_n(tempo_u64(&e->data, 0x200), __ATOMIC_SEQ_CST))
-		tempo_sleep_ms(1);
+	tempo_wait_nonzero(_metadata, &e->data, 0x200);
 	tempo_batch_init(&hi, &e->cmd, 256, 64);
 	tempo_pkt_write32(&hi, VA(e, 0x300), 1);
 	tempo_pkt_end(&hi);
@@ -190,7 +167,7 @@ TEST_F(trace, preemption_traces_preempt_and_resume)
 	ASSERT_NE(NULL, strstr(strstr(text, "tempo_hw_preempt: "),
 			       "tempo_hw_resume: "));
 	/* The dynamic policy programmed the high job's HQD. */
-	if (hqd_policy() == 1) {
+	if (tempo_module_param("hqd_policy") == 1) {
 		ASSERT_NE(NULL, strstr(text, "tempo_hw_hqd_priority: "));
 	}
 	free(text);
@@ -202,9 +179,7 @@ TEST_F_TIMEOUT(trace, a_hang_traces_a_reset, 60)
 	struct tempo_batch b;
 	char *text;
 
-	if (e->dev.job_timeout_ms > 20000)
-		SKIP(return, "job timeout %u ms is too long to wait for",
-		     e->dev.job_timeout_ms);
+	TEMPO_NEED_TIMEOUT_WITHIN(e, 20000);
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_wait_mem(&b, VA(e, 0x400), DRM_TEMPO_COMPARE_EQ, 0xdead,
 			   UINT64_MAX);

@@ -20,9 +20,7 @@ FIXTURE_SETUP(vm)
 {
 	self->page = tempo_page_size();
 	self->bo_size = BO_PAGES * self->page;
-	self->fd = tempo_open_render();
-	if (self->fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-self->fd));
+	TEMPO_OPEN_SETUP(self->fd);
 	ASSERT_EQ(0, tempo_query_device(self->fd, &self->dev));
 	ASSERT_LE(self->dev.va_start + 64 * self->page, self->dev.va_end);
 	ASSERT_EQ(0, tempo_bo_create(self->fd, self->bo_size, &self->handle));
@@ -36,31 +34,33 @@ FIXTURE_TEARDOWN(vm)
 		close(self->fd);
 }
 
+/* VM_MAP as given: 0 or -errno. */
 static int map_raw(int fd, uint32_t handle, uint32_t flags, uint64_t va,
 		   uint64_t bo_offset, uint64_t size)
 {
 	struct drm_tempo_vm_map m = {
-		.handle = handle,
-		.flags = flags,
-		.va = va,
-		.bo_offset = bo_offset,
-		.size = size,
+		.handle = handle, .flags = flags, .va = va,
+		.bo_offset = bo_offset, .size = size,
 	};
 
-	return ioctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &m);
+	return tempo_ioctl_raw(fd, DRM_IOCTL_TEMPO_VM_MAP, &m);
 }
 
+/* VM_UNMAP as given: 0 or -errno. */
 static int unmap_raw(int fd, uint64_t va, uint64_t size, uint32_t flags,
 		     uint32_t pad)
 {
 	struct drm_tempo_vm_unmap u = {
-		.va = va,
-		.size = size,
-		.flags = flags,
-		.pad = pad,
+		.va = va, .size = size, .flags = flags, .pad = pad,
 	};
 
-	return ioctl(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u);
+	return tempo_ioctl_raw(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &u);
+}
+
+/* Map @size bytes from the start of the buffer at @va: 0 or -errno. */
+static int map(FIXTURE_DATA(vm) *self, uint64_t va, uint64_t size)
+{
+	return map_raw(self->fd, self->handle, 0, va, 0, size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -109,8 +109,7 @@ TEST_F(vm, map_auto_va_avoids_existing_mappings)
 {
 	uint64_t fixed = self->va, a = 0, b = 0;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &fixed, 0,
-				  self->bo_size));
+	ASSERT_EQ(0, map(self, fixed, self->bo_size));
 	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle,
 				  DRM_TEMPO_VM_MAP_AUTO_VA, &a, 0,
 				  self->bo_size));
@@ -153,42 +152,35 @@ TEST_F(vm, map_same_buffer_twice_succeeds)
 {
 	uint64_t a = self->va, b = self->va + self->bo_size;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &a, 0,
-				  self->bo_size));
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &b, 0,
-				  self->bo_size));
+	ASSERT_EQ(0, map(self, a, self->bo_size));
+	ASSERT_EQ(0, map(self, b, self->bo_size));
 }
 
 TEST_F(vm, map_adjacent_ranges_succeeds)
 {
 	uint64_t a = self->va, b = self->va + self->page;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &a, 0,
-				  self->page));
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &b, 0,
-				  self->page));
+	ASSERT_EQ(0, map(self, a, self->page));
+	ASSERT_EQ(0, map(self, b, self->page));
 	b = self->va - self->page;
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &b, 0,
-				  self->page));
+	ASSERT_EQ(0, map(self, b, self->page));
 }
 
 TEST_F(vm, address_spaces_are_per_file)
 {
 	uint64_t va = self->va;
 	uint32_t other_handle;
-	int other = tempo_open_render();
+	int other = tempo_device_open();
 
 	ASSERT_LE(0, other);
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->bo_size));
+	ASSERT_EQ(0, map(self, va, self->bo_size));
 	/* The same range is free in another file. */
 	ASSERT_EQ(0, tempo_bo_create(other, self->bo_size, &other_handle));
 	ASSERT_EQ(0, tempo_vm_map(other, other_handle, 0, &va, 0,
 				  self->bo_size));
 	/* Unmapping in one file leaves the other file's mapping alone. */
 	ASSERT_EQ(0, tempo_vm_unmap(other, va, self->bo_size));
-	ASSERT_EQ(-1, unmap_raw(other, va, self->bo_size, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, unmap_raw(other, va, self->bo_size, 0, 0));
 	ASSERT_EQ(0, tempo_vm_unmap(self->fd, va, self->bo_size));
 	close(other);
 }
@@ -198,98 +190,84 @@ TEST_F(vm, address_spaces_are_per_file)
 
 TEST_F(vm, map_with_misaligned_va_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va + 4, 0,
-			      self->page));
-	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0,
-			      self->va + self->page / 2, 0, self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va + 4, 0,
+				   self->page));
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0,
+				   self->va + self->page / 2, 0, self->page));
 }
 
 TEST_F(vm, map_with_misaligned_offset_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 8,
-			      self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va, 8,
+				   self->page));
 }
 
 TEST_F(vm, map_with_misaligned_size_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 0,
-			      self->page + 4));
-	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 0,
-			      self->page - 4));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va, 0,
+				   self->page + 4));
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va, 0,
+				   self->page - 4));
 }
 
 TEST_F(vm, map_with_size_zero_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 0, 0));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va, 0, 0));
 }
 
 TEST_F(vm, map_beyond_end_of_buffer_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 0,
-			      self->bo_size + self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va, 0,
+				   self->bo_size + self->page));
 }
 
 TEST_F(vm, map_with_offset_past_end_of_buffer_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va,
-			      self->bo_size, self->page));
-	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va,
-			      self->page, self->bo_size));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va,
+				   self->bo_size, self->page));
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va,
+				   self->page, self->bo_size));
 }
 
 TEST_F(vm, map_with_offset_plus_size_overflow_fails_einval)
 {
 	/* bo_offset + size wraps to a small number. */
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va,
-			      -self->page, 2 * self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va,
+				   -self->page, 2 * self->page));
 }
 
 TEST_F(vm, map_below_va_start_fails_einval)
 {
 	if (self->dev.va_start < self->page)
 		SKIP(return, "the VA range starts at 0");
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0,
-			      self->dev.va_start - self->page, 0, self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0,
+				   self->dev.va_start - self->page, 0,
+				   self->page));
 	/* Straddling va_start. */
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0,
-			      self->dev.va_start - self->page, 0,
-			      2 * self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0,
+				   self->dev.va_start - self->page, 0,
+				   2 * self->page));
 }
 
 TEST_F(vm, map_crossing_va_end_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0,
-			      self->dev.va_end - self->page, 0,
-			      2 * self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0,
+				   self->dev.va_end - self->page, 0,
+				   2 * self->page));
 }
 
 TEST_F(vm, map_at_va_end_fails_einval)
 {
 	if (self->dev.va_end == 0 || self->dev.va_end > UINT64_MAX - self->page)
 		SKIP(return, "va_end is the top of the address space");
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->dev.va_end, 0,
-			      self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->dev.va_end,
+				   0, self->page));
 }
 
 TEST_F(vm, map_with_va_plus_size_overflow_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, -self->page, 0,
-			      2 * self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, -self->page, 0,
+				   2 * self->page));
 }
 
 TEST_F(vm, map_overlapping_a_mapping_fails_enospc)
@@ -297,37 +275,30 @@ TEST_F(vm, map_overlapping_a_mapping_fails_enospc)
 	uint64_t va = self->va;
 	uint64_t size = 2 * self->page;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0, size));
+	ASSERT_EQ(0, map(self, va, size));
 	/* Same range, tail, head, inside and around. */
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, va, 0, size));
-	ASSERT_EQ(ENOSPC, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, va + self->page, 0,
-			      size));
-	ASSERT_EQ(ENOSPC, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, va - self->page, 0,
-			      size));
-	ASSERT_EQ(ENOSPC, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, va + self->page, 0,
-			      self->page));
-	ASSERT_EQ(ENOSPC, errno);
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, va - self->page, 0,
-			      BO_PAGES * self->page));
-	ASSERT_EQ(ENOSPC, errno);
+	ASSERT_EQ(-ENOSPC, map_raw(self->fd, self->handle, 0, va, 0, size));
+	ASSERT_EQ(-ENOSPC, map_raw(self->fd, self->handle, 0, va + self->page,
+				   0, size));
+	ASSERT_EQ(-ENOSPC, map_raw(self->fd, self->handle, 0, va - self->page,
+				   0, size));
+	ASSERT_EQ(-ENOSPC, map_raw(self->fd, self->handle, 0, va + self->page,
+				   0, self->page));
+	ASSERT_EQ(-ENOSPC, map_raw(self->fd, self->handle, 0, va - self->page,
+				   0, BO_PAGES * self->page));
 }
 
 TEST_F(vm, map_unknown_handle_fails_enoent)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle + 1000, 0, self->va, 0,
-			      self->page));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, map_raw(self->fd, self->handle + 1000, 0, self->va,
+				   0, self->page));
 }
 
 TEST_F(vm, map_closed_handle_fails_enoent)
 {
 	ASSERT_EQ(0, tempo_gem_close(self->fd, self->handle));
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 0,
-			      self->page));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, map_raw(self->fd, self->handle, 0, self->va, 0,
+				   self->page));
 }
 
 TEST_F(vm, map_with_unknown_flags_fails_einval)
@@ -335,18 +306,16 @@ TEST_F(vm, map_with_unknown_flags_fails_einval)
 	uint32_t bits[] = { 1u << 2, 1u << 31, ~DRM_TEMPO_VM_MAP_FLAGS };
 
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(bits); i++) {
-		ASSERT_EQ(-1, map_raw(self->fd, self->handle, bits[i],
-				      self->va, 0, self->page));
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, bits[i],
+					   self->va, 0, self->page));
 	}
 }
 
 TEST_F(vm, map_auto_va_with_nonzero_va_fails_einval)
 {
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle,
-			      DRM_TEMPO_VM_MAP_AUTO_VA, self->va, 0,
-			      self->page));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle,
+				   DRM_TEMPO_VM_MAP_AUTO_VA, self->va, 0,
+				   self->page));
 }
 
 TEST_F(vm, rejected_map_leaves_the_range_free)
@@ -354,11 +323,9 @@ TEST_F(vm, rejected_map_leaves_the_range_free)
 	uint64_t va = self->va;
 
 	/* Rejected for its size, after everything else was checked. */
-	ASSERT_EQ(-1, map_raw(self->fd, self->handle, 0, self->va, 0,
-			      self->bo_size + self->page));
-	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->bo_size));
+	ASSERT_EQ(-EINVAL, map_raw(self->fd, self->handle, 0, self->va, 0,
+				   self->bo_size + self->page));
+	ASSERT_EQ(0, map(self, va, self->bo_size));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -368,27 +335,22 @@ TEST_F(vm, unmap_of_a_mapping_succeeds)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->bo_size));
+	ASSERT_EQ(0, map(self, va, self->bo_size));
 	ASSERT_EQ(0, unmap_raw(self->fd, va, self->bo_size, 0, 0));
 }
 
 TEST_F(vm, unmap_of_nothing_fails_enoent)
 {
-	ASSERT_EQ(-1, unmap_raw(self->fd, self->va, self->page, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, unmap_raw(self->fd, self->va, self->page, 0, 0));
 }
 
 TEST_F(vm, unmap_with_wrong_size_fails_enoent)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  2 * self->page));
-	ASSERT_EQ(-1, unmap_raw(self->fd, va, self->page, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
-	ASSERT_EQ(-1, unmap_raw(self->fd, va, 3 * self->page, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, map(self, va, 2 * self->page));
+	ASSERT_EQ(-ENOENT, unmap_raw(self->fd, va, self->page, 0, 0));
+	ASSERT_EQ(-ENOENT, unmap_raw(self->fd, va, 3 * self->page, 0, 0));
 	/* The mapping is still there, whole. */
 	ASSERT_EQ(0, unmap_raw(self->fd, va, 2 * self->page, 0, 0));
 }
@@ -397,43 +359,35 @@ TEST_F(vm, unmap_of_the_middle_of_a_mapping_fails_enoent)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  3 * self->page));
-	ASSERT_EQ(-1, unmap_raw(self->fd, va + self->page, self->page, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, map(self, va, 3 * self->page));
+	ASSERT_EQ(-ENOENT, unmap_raw(self->fd, va + self->page, self->page, 0,
+				     0));
 }
 
 TEST_F(vm, unmap_spanning_two_mappings_fails_enoent)
 {
 	uint64_t a = self->va, b = self->va + self->page;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &a, 0,
-				  self->page));
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &b, 0,
-				  self->page));
-	ASSERT_EQ(-1, unmap_raw(self->fd, a, 2 * self->page, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, map(self, a, self->page));
+	ASSERT_EQ(0, map(self, b, self->page));
+	ASSERT_EQ(-ENOENT, unmap_raw(self->fd, a, 2 * self->page, 0, 0));
 }
 
 TEST_F(vm, unmap_twice_fails_enoent)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->page));
+	ASSERT_EQ(0, map(self, va, self->page));
 	ASSERT_EQ(0, unmap_raw(self->fd, va, self->page, 0, 0));
-	ASSERT_EQ(-1, unmap_raw(self->fd, va, self->page, 0, 0));
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, unmap_raw(self->fd, va, self->page, 0, 0));
 }
 
 TEST_F(vm, unmap_with_nonzero_flags_fails_einval)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->page));
-	ASSERT_EQ(-1, unmap_raw(self->fd, va, self->page, 1, 0));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, map(self, va, self->page));
+	ASSERT_EQ(-EINVAL, unmap_raw(self->fd, va, self->page, 1, 0));
 	/* Nothing was removed. */
 	ASSERT_EQ(0, unmap_raw(self->fd, va, self->page, 0, 0));
 }
@@ -442,10 +396,8 @@ TEST_F(vm, unmap_with_nonzero_pad_fails_einval)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->page));
-	ASSERT_EQ(-1, unmap_raw(self->fd, va, self->page, 0, 1));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, map(self, va, self->page));
+	ASSERT_EQ(-EINVAL, unmap_raw(self->fd, va, self->page, 0, 1));
 	ASSERT_EQ(0, unmap_raw(self->fd, va, self->page, 0, 0));
 }
 
@@ -453,8 +405,7 @@ TEST_F(vm, range_can_be_mapped_again_after_unmap)
 {
 	uint64_t va = self->va;
 
-	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
-				  self->bo_size));
+	ASSERT_EQ(0, map(self, va, self->bo_size));
 	ASSERT_EQ(0, tempo_vm_unmap(self->fd, va, self->bo_size));
 	ASSERT_EQ(0, tempo_vm_map(self->fd, self->handle, 0, &va, 0,
 				  self->bo_size));
@@ -471,14 +422,8 @@ FIXTURE(vm_gpu) {
 
 FIXTURE_SETUP(vm_gpu)
 {
-	int fd;
-
-	self->env.fd = -1;
 	self->page = tempo_page_size();
-	fd = tempo_open_render();
-	if (fd < 0)
-		SKIP(return, TEMPO_NO_DEVICE, strerror(-fd));
-	tempo_env_init(_metadata, &self->env, fd);
+	TEMPO_ENV_SETUP(&self->env);
 }
 
 FIXTURE_TEARDOWN(vm_gpu)

@@ -2,7 +2,9 @@
 /*
  * Random batch buffers: mostly well-formed packets aimed at the file's own
  * buffers, mixed with packets aimed at read-only, unmapped and foreign
- * addresses, malformed packets and garbage.
+ * addresses, malformed packets and garbage. Well-formed packets are
+ * written with tools/lib/tempo-uapi's packet writers, malformed ones a
+ * dword at a time.
  *
  * A job that may run until the driver's job timeout is "risky": a WAIT_MEM
  * whose condition may never hold (the gate included: the fuzzer opens it
@@ -15,33 +17,25 @@
 
 #include "fuzz.h"
 
-struct fz_cs {
-	uint32_t *cs;
-	uint32_t len;
-	uint32_t max;
+/* One batch being generated. */
+struct gen {
+	struct fz_child *c;
+	struct fz_file *f;
+	struct fz_rng *r;
+	struct tempo_batch b;	/* every generator checks its room first */
+	bool allow_risky;
+	bool risky;
 };
-
-static void emit(struct fz_cs *b, uint32_t dw)
-{
-	if (b->len < b->max)
-		b->cs[b->len++] = dw;
-}
-
-static void emit64(struct fz_cs *b, uint64_t v)
-{
-	emit(b, (uint32_t)v);
-	emit(b, (uint32_t)(v >> 32));
-}
 
 static uint32_t hdr(uint32_t op, uint32_t len)
 {
 	return DRM_TEMPO_PKT_HEADER(op, len);
 }
 
-/* Room left, in dwords, keeping one for END. */
-static uint32_t room(const struct fz_cs *b)
+/* Is there room for @len more dwords (and the END that closes)? */
+static bool fits(const struct gen *g, uint32_t len)
 {
-	return b->len + 1 < b->max ? b->max - b->len - 1 : 0;
+	return len <= tempo_batch_room(&g->b);
 }
 
 /*
@@ -49,10 +43,11 @@ static uint32_t room(const struct fz_cs *b)
  * the data arena (past the gate), sometimes read-only, unmapped, another
  * file's, misaligned or anything.
  */
-static uint64_t target(struct fz_child *c, struct fz_file *f, uint32_t len,
-		       uint32_t align, bool write)
+static uint64_t target(struct gen *g, uint32_t len, uint32_t align,
+		       bool write)
 {
-	struct fz_rng *r = &c->rng;
+	struct fz_file *f = g->f;
+	struct fz_rng *r = g->r;
 	uint64_t span = FZ_DATA_SIZE - 64 - (len < FZ_DATA_SIZE - 64 ? len : 0);
 	uint64_t off = 64 + fz_below(r, (uint32_t)span);
 
@@ -63,7 +58,7 @@ static uint64_t target(struct fz_child *c, struct fz_file *f, uint32_t len,
 	case 1:
 		return f->hole_va + (off & 4095);
 	case 2:	/* the other file's arena: not in this address space */
-		return c->files[f == &c->files[0]].data.va + off +
+		return g->c->files[f == &g->c->files[0]].data.va + off +
 		       (fz_chance(r, 2) ? 0x10000000ull : 0);
 	case 3:
 		return f->data.va + off + 1 + fz_below(r, align > 1 ? align - 1 : 3);
@@ -80,353 +75,347 @@ static uint64_t target(struct fz_child *c, struct fz_file *f, uint32_t len,
 
 static uint32_t small_size(struct fz_rng *r, uint32_t align)
 {
-	uint32_t s;
+	uint32_t s = fz_count32(r, 8, fz_below(r, 16384));
 
-	switch (fz_below(r, 8)) {
-	case 0:
-		s = fz_edge32(r);
-		break;
-	case 1:
-		s = 0;
-		break;
-	default:
-		s = fz_below(r, 16384);
-		break;
-	}
 	if (!fz_chance(r, 8))
 		s &= ~(align - 1);
 	return s;
 }
 
-static void pkt_write_data(struct fz_child *c, struct fz_file *f,
-			   struct fz_cs *b)
-{
-	uint32_t n = 1 + fz_below(&c->rng, c->dev.max_packet_dwords - 3);
+/* ------------------------------------------------------------------------ */
+/* Packets, well-formed or nearly */
 
-	if (n + 3 > room(b))
+static void gen_nop(struct gen *g)
+{
+	uint32_t len = 1 + fz_below(g->r, g->c->dev.max_packet_dwords);
+
+	if (!fits(g, len))
 		return;
-	emit(b, hdr(DRM_TEMPO_PKT_WRITE_DATA, 3 + n));
-	emit64(b, target(c, f, 4 * n, 4, true));
+	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_NOP, len));
+	while (--len)
+		tempo_emit(&g->b, (uint32_t)fz_rand(g->r));
+}
+
+static void gen_write_data(struct gen *g)
+{
+	uint32_t n = 1 + fz_below(g->r, g->c->dev.max_packet_dwords - 3);
+
+	if (!fits(g, DRM_TEMPO_WRITE_DATA_DATA + n))
+		return;
+	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_WRITE_DATA,
+			      DRM_TEMPO_WRITE_DATA_DATA + n));
+	tempo_emit_u64(&g->b, target(g, 4 * n, 4, true));
 	for (uint32_t i = 0; i < n; i++)
-		emit(b, (uint32_t)fz_rand(&c->rng));
+		tempo_emit(&g->b, (uint32_t)fz_rand(g->r));
 }
 
-/* Bytes per workgroup of FILL, COPY and CHECKSUM: any. */
-static uint32_t group_bytes(struct fz_child *c)
+static void gen_write_timestamp(struct gen *g)
 {
-	return fz_edge32(&c->rng);
+	if (fits(g, DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW))
+		tempo_pkt_write_timestamp(&g->b, target(g, 8, 8, true));
 }
 
-static void pkt_dispatch(struct fz_child *c, struct fz_file *f,
-			 struct fz_cs *b, bool allow_risky, bool *risky)
+static void gen_copy(struct gen *g)
 {
-	struct fz_rng *r = &c->rng;
-	uint32_t kernel = fz_below(r, 5);
-	uint32_t gx = 1 + fz_below(r, 4), gy = 1, gz = 1;
-	uint32_t args[8], nargs = 0;
-	uint32_t bytes = (1 + fz_below(r, 64)) * 4;
-	uint64_t groups;
+	uint32_t size = small_size(g->r, 1);
+	uint64_t dst, src;
 
-	if (fz_chance(r, 4))
-		gy = 1 + fz_below(r, 3);
-	if (allow_risky && fz_chance(r, 16)) {
+	if (!fits(g, DRM_TEMPO_PKT_COPY_DW))
+		return;
+	dst = target(g, size, 1, true);
+	src = target(g, size, 1, false);
+	tempo_pkt_copy(&g->b, dst, src, size);
+}
+
+static void gen_fill(struct gen *g)
+{
+	uint32_t size = small_size(g->r, 4);
+	uint64_t dst;
+
+	if (!fits(g, DRM_TEMPO_PKT_FILL_DW))
+		return;
+	dst = target(g, size, 4, true);
+	tempo_pkt_fill(&g->b, dst, (uint32_t)fz_rand(g->r), size);
+}
+
+static void gen_atomic(struct gen *g)
+{
+	struct fz_rng *r = g->r;
+	uint32_t op = fz_below(r, 2);
+	uint64_t v = op == DRM_TEMPO_ATOMIC_INC ? 0 : fz_edge64(r);
+
+	if (!fits(g, DRM_TEMPO_PKT_ATOMIC_DW))
+		return;
+	if (fz_chance(r, 16))
+		op = fz_edge32(r);
+	if (fz_chance(r, 16))
+		v = fz_edge64(r);
+	tempo_pkt_atomic(&g->b, target(g, 8, 8, true), op, v);
+}
+
+static void gen_wait_mem(struct gen *g)
+{
+	struct fz_rng *r = g->r;
+	uint64_t va, ref = 0, mask = 0;
+	uint32_t cmp = DRM_TEMPO_COMPARE_EQ;
+
+	if (!fits(g, DRM_TEMPO_PKT_WAIT_MEM_DW))
+		return;
+	switch (g->allow_risky ? fz_below(r, 4) : 3) {
+	case 0:	/* the gate */
+		va = g->f->data.va + FZ_GATE;
+		cmp = DRM_TEMPO_COMPARE_GE;
+		ref = 1;
+		mask = UINT64_MAX;
+		g->risky = true;
+		break;
+	case 1:	/* anything */
+		va = target(g, 8, 8, false);
+		cmp = fz_below(r, 7);
+		ref = fz_edge64(r);
+		mask = fz_edge64(r);
+		g->risky = true;
+		break;
+	case 2:	/* an illegal compare function: fails before waiting */
+		va = target(g, 8, 8, false);
+		cmp = 6 + fz_below(r, 1000);
+		break;
+	default: /* holds at once: (mem & 0) == 0, or faults */
+		va = target(g, 8, 8, false);
+		break;
+	}
+	tempo_pkt_wait_mem(&g->b, va, cmp, ref, mask);
+}
+
+static void gen_write_engine_id(struct gen *g)
+{
+	uint32_t len = DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW;
+
+	if (!fits(g, len))
+		return;
+	/* Lengths 2 to 4 are illegal but for 3, and 3 dwords follow. */
+	if (fz_chance(g->r, 16))
+		len = 2 + fz_below(g->r, 3);
+	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_WRITE_ENGINE_ID, len));
+	tempo_emit_u64(&g->b, target(g, 4, 4, true));
+}
+
+/* ------------------------------------------------------------------------ */
+/* DISPATCH */
+
+/* Groups of a DISPATCH: a few, or (risky) edge and wrapping counts. */
+static uint64_t dispatch_groups(struct gen *g, uint32_t *gx, uint32_t *gy,
+				uint32_t *gz)
+{
+	struct fz_rng *r = g->r;
+	uint32_t max = g->c->dev.max_groups;
+
+	*gx = 1 + fz_below(r, 4);
+	*gy = fz_chance(r, 4) ? 1 + fz_below(r, 3) : 1;
+	*gz = 1;
+	if (g->allow_risky && fz_chance(r, 16)) {
 		switch (fz_below(r, 4)) {
 		case 0:
-			gx = fz_edge32(r);
+			*gx = fz_edge32(r);
 			break;
 		case 1:	/* 2^64 + 851926 groups: wraps around 64 bits */
-			gx = 0xffff0007u;
-			gy = 0x80007ffdu;
-			gz = 2;
-			break;
-		case 2:
-			gx = c->dev.max_groups;
+			*gx = 0xffff0007u;
+			*gy = 0x80007ffdu;
+			*gz = 2;
 			break;
 		default:
-			gx = c->dev.max_groups + 1;
+			*gx = max + fz_below(r, 2);
 			break;
 		}
 	} else if (fz_chance(r, 32)) {
-		gx = 0;
+		*gx = 0;
 	}
-	groups = (uint64_t)gx * gy * gz;
-	if (groups > 4096)
-		*risky = true;
+	return (uint64_t)*gx * *gy * *gz;
+}
+
+/* Bytes per workgroup of FILL, COPY and CHECKSUM: mostly sane. */
+static uint32_t group_bytes(struct gen *g, uint32_t bytes)
+{
+	return fz_chance(g->r, 16) ? fz_edge32(g->r) : bytes;
+}
+
+/* The arguments of @kernel over @groups groups: their number. */
+static uint32_t dispatch_args(struct gen *g, uint32_t kernel, uint64_t groups,
+			      uint32_t *args)
+{
+	struct fz_rng *r = g->r;
+	uint32_t bytes = (1 + fz_below(r, 64)) * 4, n = 0;
+	uint64_t a, d;
 
 	switch (kernel) {
-	case DRM_TEMPO_KERNEL_FILL: {
-		uint64_t va = target(c, f, bytes * (uint32_t)(groups < 64 ? groups : 64), 4, true);
-
-		args[nargs++] = (uint32_t)va;
-		args[nargs++] = (uint32_t)(va >> 32);
-		args[nargs++] = (uint32_t)fz_rand(r);
-		args[nargs++] = fz_chance(r, 16) ? group_bytes(c) : bytes;
-		break;
-	}
+	case DRM_TEMPO_KERNEL_FILL:
+		a = target(g, bytes * (uint32_t)(groups < 64 ? groups : 64), 4,
+			   true);
+		args[n++] = (uint32_t)a;
+		args[n++] = (uint32_t)(a >> 32);
+		args[n++] = (uint32_t)fz_rand(r);
+		args[n++] = group_bytes(g, bytes);
+		return n;
 	case DRM_TEMPO_KERNEL_COPY:
-	case DRM_TEMPO_KERNEL_CHECKSUM: {
-		uint64_t a = target(c, f, bytes * 4, 4, true);
-		uint64_t d = target(c, f, bytes * 4, 8, true);
-
-		args[nargs++] = (uint32_t)a;
-		args[nargs++] = (uint32_t)(a >> 32);
-		args[nargs++] = (uint32_t)d;
-		args[nargs++] = (uint32_t)(d >> 32);
-		args[nargs++] = fz_chance(r, 16) ? group_bytes(c) : bytes;
-		break;
-	}
-	case DRM_TEMPO_KERNEL_ATOMIC_INC: {
-		uint64_t va = target(c, f, 8, 8, true);
-		uint32_t count = 1 + fz_below(r, 64);
-
-		if (allow_risky && fz_chance(r, 32)) {
-			count = fz_edge32(r);
-			*risky = true;
+	case DRM_TEMPO_KERNEL_CHECKSUM:
+		a = target(g, bytes * 4, 4, true);
+		d = target(g, bytes * 4, 8, true);
+		args[n++] = (uint32_t)a;
+		args[n++] = (uint32_t)(a >> 32);
+		args[n++] = (uint32_t)d;
+		args[n++] = (uint32_t)(d >> 32);
+		args[n++] = group_bytes(g, bytes);
+		return n;
+	case DRM_TEMPO_KERNEL_ATOMIC_INC:
+		a = target(g, 8, 8, true);
+		args[n++] = (uint32_t)a;
+		args[n++] = (uint32_t)(a >> 32);
+		args[n++] = 1 + fz_below(r, 64);
+		if (g->allow_risky && fz_chance(r, 32)) {
+			args[n - 1] = fz_edge32(r);
+			g->risky = true;
 		}
-		args[nargs++] = (uint32_t)va;
-		args[nargs++] = (uint32_t)(va >> 32);
-		args[nargs++] = count;
-		break;
-	}
-	default: {	/* SPIN */
-		uint32_t ns = 1000 + fz_below(r, 50000);
-
-		if (allow_risky && fz_chance(r, 32)) {
-			ns = fz_edge32(r);
-			*risky = true;
+		return n;
+	default:	/* SPIN: nanoseconds per group */
+		args[n++] = 1000 + fz_below(r, 50000);
+		if (g->allow_risky && fz_chance(r, 32)) {
+			args[0] = fz_edge32(r);
+			g->risky = true;
 		}
-		if (groups * ns > 10000000ull)
-			*risky = true;
-		args[nargs++] = ns;
-		break;
+		if (groups * args[0] > 10000000ull)
+			g->risky = true;
+		return n;
 	}
-	}
+}
+
+static void gen_dispatch(struct gen *g)
+{
+	struct fz_rng *r = g->r;
+	uint32_t kernel = fz_below(r, 5);
+	uint32_t gx, gy, gz, args[8], nargs;
+	uint64_t groups = dispatch_groups(g, &gx, &gy, &gz);
+
+	if (groups > 4096)
+		g->risky = true;
+	nargs = dispatch_args(g, kernel, groups, args);
 	/* Wrong argument counts and unknown kernels are illegal (-EILSEQ). */
 	if (fz_chance(r, 32))
 		nargs = fz_below(r, 8);
 	if (fz_chance(r, 32))
 		kernel = fz_edge32(r);
-	if (5 + nargs > room(b))
-		return;
-	emit(b, hdr(DRM_TEMPO_PKT_DISPATCH, 5 + nargs));
-	emit(b, kernel);
-	emit(b, gx);
-	emit(b, gy);
-	emit(b, gz);
-	for (uint32_t i = 0; i < nargs; i++)
-		emit(b, args[i]);
+	if (fits(g, DRM_TEMPO_PKT_DISPATCH_MIN_DW + nargs))
+		tempo_pkt_dispatch(&g->b, kernel, gx, gy, gz, args, nargs);
 }
 
-static void pkt_wait_mem(struct fz_child *c, struct fz_file *f,
-			 struct fz_cs *b, bool allow_risky, bool *risky)
-{
-	struct fz_rng *r = &c->rng;
-	uint64_t va, ref = 0, mask = 0;
-	uint32_t cmp = DRM_TEMPO_COMPARE_EQ;
+/* ------------------------------------------------------------------------ */
+/* Jumps and garbage */
 
-	if (room(b) < 8)
-		return;
-	switch (allow_risky ? fz_below(r, 4) : 3) {
-	case 0:	/* the gate */
-		va = f->data.va + FZ_GATE;
-		cmp = DRM_TEMPO_COMPARE_GE;
-		ref = 1;
-		mask = UINT64_MAX;
-		*risky = true;
-		break;
-	case 1:	/* anything */
-		va = target(c, f, 8, 8, false);
-		cmp = fz_below(r, 7);
-		ref = fz_edge64(r);
-		mask = fz_edge64(r);
-		*risky = true;
-		break;
-	case 2:	/* an illegal compare function: fails before waiting */
-		va = target(c, f, 8, 8, false);
-		cmp = 6 + fz_below(r, 1000);
-		break;
-	default: /* holds at once: (mem & 0) == 0, or faults */
-		va = target(c, f, 8, 8, false);
-		break;
-	}
-	emit(b, hdr(DRM_TEMPO_PKT_WAIT_MEM, 8));
-	emit64(b, va);
-	emit(b, cmp);
-	emit64(b, ref);
-	emit64(b, mask);
-}
-
-static void pkt_batch_start(struct fz_child *c, struct fz_file *f,
-			    struct fz_cs *b, uint64_t self, bool allow_risky,
-			    bool *risky)
+static void gen_batch_start(struct gen *g)
 {
-	struct fz_rng *r = &c->rng;
+	struct fz_rng *r = g->r;
+	uint64_t self = g->b.va, next, va;
 	uint32_t flags = 0;
-	uint64_t va;
 
-	if (room(b) < 4)
+	/* Room for an END after it, where the "return at once" jump goes. */
+	if (!fits(g, DRM_TEMPO_PKT_BATCH_START_DW + DRM_TEMPO_PKT_END_DW))
 		return;
+	next = tempo_batch_here(&g->b) + 4 * DRM_TEMPO_PKT_BATCH_START_DW;
 	switch (fz_below(r, 4)) {
 	case 0:	/* call itself: nests until -ELOOP */
 		va = self;
 		break;
 	case 1:	/* an older batch of the arena: whatever it does */
-		if (!allow_risky)
+		if (!g->allow_risky)
 			return;
-		va = f->cmd.va + FZ_BATCH_SLOT * fz_below(r, FZ_BATCH_SLOTS);
-		*risky = true;
+		va = g->f->cmd.va + FZ_BATCH_SLOT * fz_below(r, FZ_BATCH_SLOTS);
+		g->risky = true;
 		break;
 	case 2:
-		va = target(c, f, 4, 4, false);
-		*risky = true;
+		va = target(g, 4, 4, false);
+		g->risky = true;
 		break;
 	default: /* an END right after this packet: returns at once */
-		va = self + 4 * (b->len + 4);
+		va = next;
 		break;
 	}
 	if (fz_chance(r, 4)) {
 		flags = DRM_TEMPO_BATCH_CHAIN;
 		/* Chaining to itself or to older batches may loop forever. */
-		if (!allow_risky)
+		if (!g->allow_risky)
 			return;
-		*risky = true;
+		g->risky = true;
 	}
 	if (fz_chance(r, 16))
 		flags = fz_edge32(r);
-	emit(b, hdr(DRM_TEMPO_PKT_BATCH_START, 4));
-	emit64(b, va);
-	emit(b, flags);
-	if (va == self + 4 * b->len)
-		emit(b, hdr(DRM_TEMPO_PKT_END, 1));
+	tempo_pkt_batch_start(&g->b, va, flags);
+	if (va == next)
+		tempo_pkt_end(&g->b);
 }
 
-static void pkt_bad(struct fz_child *c, struct fz_cs *b, bool allow_risky,
-		    bool *risky)
+/* Malformed headers, and garbage that decodes into anything. */
+static void gen_bad(struct gen *g)
 {
-	struct fz_rng *r = &c->rng;
+	struct fz_rng *r = g->r;
+	uint32_t ops = DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1;
+	uint32_t max = g->c->dev.max_packet_dwords;
 
+	if (!fits(g, 1))
+		return;
 	switch (fz_below(r, 5)) {
 	case 0:	/* reserved header bits */
-		emit(b, hdr(fz_below(r, DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1), 1) | (1u + fz_below(r, 255)) << 8);
+		tempo_emit(&g->b, hdr(fz_below(r, ops), 1) |
+				  (1u + fz_below(r, 255)) << 8);
 		break;
 	case 1:	/* length 0 */
-		emit(b, hdr(fz_below(r, DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1), 0));
+		tempo_emit(&g->b, hdr(fz_below(r, ops), 0));
 		break;
 	case 2:	/* longer than max_packet_dwords */
-		emit(b, hdr(fz_below(r, DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1), c->dev.max_packet_dwords + 1 +
-					      fz_below(r, 0xffff - c->dev.max_packet_dwords)));
+		tempo_emit(&g->b, hdr(fz_below(r, ops),
+				      max + 1 + fz_below(r, 0xffff - max)));
 		break;
 	case 3:	/* unknown opcode */
-		emit(b, hdr(DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1 +
-			    fz_below(r, 255 - DRM_TEMPO_PKT_WRITE_ENGINE_ID),
-			    1 + fz_below(r, 8)));
+		tempo_emit(&g->b, hdr(ops + fz_below(r, 255 - ops + 1),
+				      1 + fz_below(r, 8)));
 		break;
-	default: /* garbage: decodes into anything */
-		if (!allow_risky)
+	default:
+		if (!g->allow_risky)
 			return;
-		for (uint32_t i = 1 + fz_below(r, 16); i && room(b); i--)
-			emit(b, (uint32_t)fz_rand(r));
-		*risky = true;
+		for (uint32_t i = 1 + fz_below(r, 16); i && fits(g, 1); i--)
+			tempo_emit(&g->b, (uint32_t)fz_rand(r));
+		g->risky = true;
 		break;
 	}
 }
+
+/* ------------------------------------------------------------------------ */
+
+typedef void (*gen_fn)(struct gen *g);
+
+/* The packets of a random batch, DISPATCH twice as likely as the rest. */
+static const gen_fn generators[] = {
+	gen_nop, gen_write_data, gen_write_timestamp, gen_copy, gen_fill,
+	gen_atomic, gen_wait_mem, gen_dispatch, gen_dispatch, gen_batch_start,
+	gen_write_engine_id, gen_bad,
+};
 
 uint64_t fz_batch(struct fz_child *c, struct fz_file *f, bool allow_risky,
 		  bool *risky)
 {
-	struct fz_rng *r = &c->rng;
-	unsigned int slot = c->batch_next++ % FZ_BATCH_SLOTS;
-	uint64_t va = f->cmd.va + (uint64_t)slot * FZ_BATCH_SLOT;
-	struct fz_cs b = {
-		.cs = (uint32_t *)((uint8_t *)f->cmd.map + (size_t)slot * FZ_BATCH_SLOT),
-		.max = FZ_BATCH_SLOT / 4,
+	struct gen g = {
+		.c = c, .f = f, .r = &c->rng, .allow_risky = allow_risky,
 	};
-	unsigned int n = 1 + fz_below(r, 8);
+	unsigned int slot = c->batch_next++ % FZ_BATCH_SLOTS;
+	unsigned int n = 1 + fz_below(g.r, 8);
 
-	*risky = false;
-	for (unsigned int i = 0; i < n; i++) {
-		switch (fz_below(r, 12)) {
-		case 0:
-			if (room(&b) >= 1) {
-				uint32_t len = 1 + fz_below(r, c->dev.max_packet_dwords);
-
-				if (len > room(&b))
-					break;
-				emit(&b, hdr(DRM_TEMPO_PKT_NOP, len));
-				while (--len)
-					emit(&b, (uint32_t)fz_rand(r));
-			}
-			break;
-		case 1:
-			pkt_write_data(c, f, &b);
-			break;
-		case 2:
-			if (room(&b) >= 3) {
-				emit(&b, hdr(DRM_TEMPO_PKT_WRITE_TIMESTAMP, 3));
-				emit64(&b, target(c, f, 8, 8, true));
-			}
-			break;
-		case 3:
-			if (room(&b) >= 6) {
-				uint32_t size = small_size(r, 1);
-
-				emit(&b, hdr(DRM_TEMPO_PKT_COPY, 6));
-				emit64(&b, target(c, f, size, 1, true));
-				emit64(&b, target(c, f, size, 1, false));
-				emit(&b, size);
-			}
-			break;
-		case 4:
-			if (room(&b) >= 5) {
-				uint32_t size = small_size(r, 4);
-
-				emit(&b, hdr(DRM_TEMPO_PKT_FILL, 5));
-				emit64(&b, target(c, f, size, 4, true));
-				emit(&b, (uint32_t)fz_rand(r));
-				emit(&b, size);
-			}
-			break;
-		case 5:
-			if (room(&b) >= 6) {
-				uint32_t op = fz_below(r, 2);
-				uint64_t v = op == DRM_TEMPO_ATOMIC_INC ? 0 : fz_edge64(r);
-
-				if (fz_chance(r, 16))
-					op = fz_edge32(r);
-				if (fz_chance(r, 16))
-					v = fz_edge64(r);
-				emit(&b, hdr(DRM_TEMPO_PKT_ATOMIC, 6));
-				emit64(&b, target(c, f, 8, 8, true));
-				emit(&b, op);
-				emit64(&b, v);
-			}
-			break;
-		case 6:
-			pkt_wait_mem(c, f, &b, allow_risky, risky);
-			break;
-		case 7:
-		case 8:
-			pkt_dispatch(c, f, &b, allow_risky, risky);
-			break;
-		case 9:
-			pkt_batch_start(c, f, &b, va, allow_risky, risky);
-			break;
-		case 10:
-			if (room(&b) >= 3) {
-				emit(&b, hdr(DRM_TEMPO_PKT_WRITE_ENGINE_ID,
-					     fz_chance(r, 16) ? 2 + fz_below(r, 3) : 3));
-				emit64(&b, target(c, f, 4, 4, true));
-			}
-			break;
-		default:
-			pkt_bad(c, &b, allow_risky, risky);
-			break;
-		}
-	}
+	tempo_batch_init(&g.b, &f->cmd, (uint64_t)slot * FZ_BATCH_SLOT,
+			 FZ_BATCH_SLOT / 4);
+	for (unsigned int i = 0; i < n; i++)
+		generators[fz_below(g.r, ARRAY_SIZE(generators))](&g);
 	/* Without END the command processor runs on into what follows. */
-	if (allow_risky && fz_chance(r, 32))
-		*risky = true;
+	if (allow_risky && fz_chance(g.r, 32))
+		g.risky = true;
 	else
-		b.cs[b.len++] = hdr(DRM_TEMPO_PKT_END, 1);
-	return va;
+		tempo_pkt_end(&g.b);
+	*risky = g.risky;
+	return g.b.va;
 }

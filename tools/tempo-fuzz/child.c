@@ -16,6 +16,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
+#include <xf86drm.h>
+
 #include "fuzz.h"
 
 static unsigned int errno_slot(int err)
@@ -73,13 +75,12 @@ int fz_ioctl(struct fz_child *c, enum fz_op op, int fd, unsigned long req,
 	     void *arg, size_t argsz, unsigned int flags)
 {
 	enum fz_op counted = op;
-	int ret, err;
+	int err;
 
 	if (c->bad_arg)
 		flags |= FZ_BAD_ARG;
 	c->bad_arg = false;
-	ret = ioctl(fd, req, arg);
-	err = ret < 0 ? errno : 0;
+	err = -tempo_ioctl_raw(fd, req, arg);
 	c->sh->calls++;
 	if (c->trace)
 		fprintf(stderr, "trace: %llu fd %d nr %#x size %u dir %u bad %d: %#x %#x -> %d\n",
@@ -155,90 +156,36 @@ uint64_t fz_ptr_junk(struct fz_child *c, size_t len)
 /* ------------------------------------------------------------------------ */
 /* Set-up */
 
-static int raw(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
-	return ret < 0 ? -errno : 0;
-}
-
-static int arena_init(int fd, struct fz_arena *a, uint64_t size)
-{
-	struct drm_tempo_bo_create bc = { .size = size };
-	struct drm_tempo_bo_mmap_offset mo = { 0 };
-	struct drm_tempo_vm_map vm = { 0 };
-	int ret;
-
-	memset(a, 0, sizeof(*a));
-	ret = raw(fd, DRM_IOCTL_TEMPO_BO_CREATE, &bc);
-	if (ret)
-		return ret;
-	a->handle = bc.handle;
-	a->size = size;
-	mo.handle = bc.handle;
-	ret = raw(fd, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &mo);
-	if (ret)
-		return ret;
-	a->map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		      (off_t)mo.offset);
-	if (a->map == MAP_FAILED) {
-		a->map = NULL;
-		return -errno;
-	}
-	vm.handle = bc.handle;
-	vm.flags = DRM_TEMPO_VM_MAP_AUTO_VA;
-	vm.size = size;
-	ret = raw(fd, DRM_IOCTL_TEMPO_VM_MAP, &vm);
-	if (ret)
-		return ret;
-	a->va = vm.va;
-	return 0;
-}
-
+/*
+ * One of the child's two files: the command and data arenas, the data
+ * arena again read-only, a hole, two contexts and four syncobjs.
+ */
 static int file_init(struct fz_child *c, struct fz_file *f)
 {
-	struct drm_tempo_vm_map vm = { 0 };
 	int ret;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = open(c->node, O_RDWR | O_CLOEXEC);
 	if (f->fd < 0)
 		return -errno;
-	ret = arena_init(f->fd, &f->cmd, FZ_CMD_SIZE);
+	ret = tempo_bo_new(f->fd, FZ_CMD_SIZE, 0, &f->cmd);
 	if (!ret)
-		ret = arena_init(f->fd, &f->data, FZ_DATA_SIZE);
-	if (ret)
-		return ret;
-	vm.handle = f->data.handle;
-	vm.flags = DRM_TEMPO_VM_MAP_AUTO_VA | DRM_TEMPO_VM_MAP_READONLY;
-	vm.size = FZ_DATA_SIZE;
-	ret = raw(f->fd, DRM_IOCTL_TEMPO_VM_MAP, &vm);
-	if (ret)
-		return ret;
-	f->ro_va = vm.va;
+		ret = tempo_bo_new(f->fd, FZ_DATA_SIZE, 0, &f->data);
+	if (!ret)
+		ret = tempo_vm_map(f->fd, f->data.handle,
+				   DRM_TEMPO_VM_MAP_AUTO_VA |
+				   DRM_TEMPO_VM_MAP_READONLY, &f->ro_va, 0,
+				   FZ_DATA_SIZE);
 	/* Below the VA range: never mapped. */
 	f->hole_va = c->dev.va_start - 4096;
 	/* Contexts to start with: the default map, at normal priority. */
-	for (unsigned int i = 0; i < 2; i++) {
-		struct drm_tempo_ctx_create cc = { 0 };
-
-		ret = raw(f->fd, DRM_IOCTL_TEMPO_CTX_CREATE, &cc);
-		if (ret)
-			return ret;
-		f->ctxs[f->nctxs++] = cc.ctx_id;
-	}
-	for (unsigned int i = 0; i < 4; i++) {
-		struct drm_syncobj_create sc = { 0 };
-
-		ret = raw(f->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
-		if (ret)
-			return ret;
-		f->syncs[f->nsyncs++] = sc.handle;
-	}
-	return 0;
+	for (f->nctxs = 0; !ret && f->nctxs < 2; f->nctxs++)
+		ret = tempo_ctx_create(f->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL,
+				       0, &f->ctxs[f->nctxs]);
+	for (f->nsyncs = 0; !ret && f->nsyncs < 4; f->nsyncs++)
+		if (drmSyncobjCreate(f->fd, 0, &f->syncs[f->nsyncs]))
+			ret = -errno;
+	return ret;
 }
 
 static int memory_init(struct fz_child *c)
@@ -287,31 +234,22 @@ static int memory_init(struct fz_child *c)
 
 static int device_init(struct fz_child *c, int fd)
 {
-	struct drm_tempo_query q = { .query = DRM_TEMPO_QUERY_DEVICE,
-				     .size = sizeof(c->dev),
-				     .data = (uint64_t)(uintptr_t)&c->dev };
-	uint8_t buf[8 + 8 * 64];
-	struct drm_tempo_query_engines *e = (void *)buf;
+	struct drm_tempo_query_engines *e;
 	int ret;
 
-	ret = raw(fd, DRM_IOCTL_TEMPO_QUERY, &q);
+	ret = tempo_query_device(fd, &c->dev);
 	if (ret)
 		return ret;
-	q = (struct drm_tempo_query){ .query = DRM_TEMPO_QUERY_ENGINES };
-	ret = raw(fd, DRM_IOCTL_TEMPO_QUERY, &q);
-	if (ret)
-		return ret;
-	if (q.size > sizeof(buf))
-		return -E2BIG;
-	q.data = (uint64_t)(uintptr_t)buf;
-	ret = raw(fd, DRM_IOCTL_TEMPO_QUERY, &q);
-	if (ret)
-		return ret;
-	c->num_engines = e->num_engines;
-	for (unsigned int i = 0; i < e->num_engines; i++) {
+	e = tempo_query_engines(fd);
+	if (!e)
+		return -errno;
+	c->num_engines = e->num_engines < ARRAY_SIZE(c->engines) ?
+			 e->num_engines : ARRAY_SIZE(c->engines);
+	for (unsigned int i = 0; i < c->num_engines; i++) {
 		c->engines[i].engine_class = e->engines[i].engine_class;
 		c->engines[i].engine_instance = e->engines[i].engine_instance;
 	}
+	free(e);
 	return 0;
 }
 
@@ -376,7 +314,7 @@ int fz_child_run(struct fz_child *c, uint64_t max_calls,
 	c->files[0].hole_va = c->dev.va_start - 4096;
 
 	for (c->iterations = 0; c->sh->calls < max_calls; c->iterations++) {
-		if (!(c->iterations & 15) && fz_now_ns() >= deadline_ns)
+		if (!(c->iterations & 15) && tempo_now_ns() >= deadline_ns)
 			break;
 		fz_fast(c, c->fast);
 		fz_one(c);

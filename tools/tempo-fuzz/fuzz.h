@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <drm/tempo_drm.h>
+#include "tempo_uapi.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -97,6 +97,7 @@ uint32_t fz_below(struct fz_rng *r, uint32_t n);	/* [0, n) */
 bool fz_chance(struct fz_rng *r, uint32_t one_in);
 uint64_t fz_edge64(struct fz_rng *r);
 uint32_t fz_edge32(struct fz_rng *r);
+uint32_t fz_count32(struct fz_rng *r, uint32_t one_in, uint32_t usual);
 void fz_fill(struct fz_rng *r, void *p, size_t n);
 uint64_t fz_mix(uint64_t seed, uint64_t n);
 
@@ -118,13 +119,6 @@ uint64_t fz_mix(uint64_t seed, uint64_t n);
 #define FZ_DATA_SIZE	(256u * 1024u)
 #define FZ_GATE		0u		/* gate qword in the data arena */
 
-struct fz_arena {
-	uint32_t handle;
-	uint64_t size;
-	uint64_t va;
-	void *map;
-};
-
 struct fz_map {
 	uint64_t va;
 	uint64_t size;
@@ -132,8 +126,8 @@ struct fz_map {
 
 struct fz_file {
 	int fd;
-	struct fz_arena cmd;
-	struct fz_arena data;
+	struct tempo_bo cmd;		/* batches */
+	struct tempo_bo data;		/* what packets reach, the gate */
 	uint64_t ro_va;			/* data arena again, READONLY */
 	uint64_t hole_va;		/* a page with nothing mapped */
 
@@ -219,7 +213,5 @@ void fz_reap(struct fz_child *c, bool wait_all, int timeout_ms);
 /* Batches (batch.c) */
 uint64_t fz_batch(struct fz_child *c, struct fz_file *f, bool allow_risky,
 		  bool *risky);
-
-uint64_t fz_now_ns(void);
 
 #endif /* TEMPO_FUZZ_H */

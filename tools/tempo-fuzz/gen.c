@@ -4,7 +4,6 @@
  */
 #include <limits.h>
 #include <string.h>
-#include <time.h>
 
 #include "fuzz.h"
 
@@ -94,6 +93,19 @@ uint32_t fz_edge32(struct fz_rng *r)
 	}
 }
 
+/*
+ * A count or a size: an edge value one time in @one_in, 0 one time in
+ * @one_in, else @usual (which the caller drew).
+ */
+uint32_t fz_count32(struct fz_rng *r, uint32_t one_in, uint32_t usual)
+{
+	uint32_t pick = fz_below(r, one_in);
+
+	if (pick > 1)
+		return usual;
+	return pick ? 0 : fz_edge32(r);
+}
+
 void fz_fill(struct fz_rng *r, void *p, size_t n)
 {
 	uint8_t *b = p;
@@ -107,12 +119,4 @@ void fz_fill(struct fz_rng *r, void *p, size_t n)
 	}
 	while (n--)
 		*b++ = (uint8_t)fz_rand(r);
-}
-
-uint64_t fz_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -16,22 +16,18 @@
  * Exit status: 0 clean; 1 a violation, a child that died or hung, or a
  * device that no longer works; 2 usage or set-up error; 77 no device.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-
-#include <linux/sync_file.h>
 
 #include "fuzz.h"
 
@@ -40,13 +36,24 @@ struct options {
 	double seconds;
 	uint64_t iterations;
 	double chunk_seconds;
-	long only_chunk;
+	uint64_t only_chunk;	/* UINT64_MAX: every chunk */
 	const char *node;
 	bool verbose;
 	bool no_exec;
 	bool no_check;
 	bool huge_core_counts;
-	unsigned int fast;
+	uint64_t fast;
+};
+
+/* What a run found out and counted, besides the children's counters. */
+struct run {
+	char node[256];
+	unsigned int timeout_ms;	/* the job timeout */
+	int max_priority;
+	struct fz_shared *sh;
+	unsigned int died, hung;
+	bool setup_failed;
+	uint64_t start_ns, end_ns;
 };
 
 static void usage(FILE *out)
@@ -57,81 +64,85 @@ static void usage(FILE *out)
 	      "  --iterations N       stop after N calls (default: no limit)\n"
 	      "  --chunk-seconds S    life of one child process (default 2)\n"
 	      "  --chunk K            run chunk K of the seed only (to replay a report)\n"
-	      "  --node PATH          render node (default: $TEMPO_RENDER_NODE, else the\n"
-	      "                       first render node of the tempo driver)\n"
+	      "  --node PATH          DRM node (default: $TEMPO_DEVICE, else the first\n"
+	      "                       render node of the tempo driver)\n"
 	      "  --no-exec            submit no valid-looking jobs\n"
 	      "  --no-check           skip the device check at the end\n"
 	      "  --huge-core-counts   pass multi-gigabyte counts to the syncobj ioctls\n"
 	      "                       (6.12's DRM core warns on those: not a tempo issue)\n"
 	      "  --fast N             cheap calls between two operations (default 64)\n"
-	      "  -v, --verbose        more output\n", out);
+	      "  -v, --verbose        more output\n"
+	      "  -h, --help           this text\n", out);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Options */
+
+enum opt_kind { OPT_FLAG, OPT_STRING, OPT_DOUBLE, OPT_U64 };
+
+/* A long option: what its value is and where in struct options it goes. */
+struct opt_desc {
+	const char *name;
+	enum opt_kind kind;
+	size_t offset;
+};
+
+#define OPT(name, kind, field) { name, kind, offsetof(struct options, field) }
+
+static const struct opt_desc opt_descs[] = {
+	OPT("seed", OPT_U64, seed),
+	OPT("seconds", OPT_DOUBLE, seconds),
+	OPT("iterations", OPT_U64, iterations),
+	OPT("chunk-seconds", OPT_DOUBLE, chunk_seconds),
+	OPT("chunk", OPT_U64, only_chunk),
+	OPT("node", OPT_STRING, node),
+	OPT("no-exec", OPT_FLAG, no_exec),
+	OPT("no-check", OPT_FLAG, no_check),
+	OPT("huge-core-counts", OPT_FLAG, huge_core_counts),
+	OPT("fast", OPT_U64, fast),
+	OPT("verbose", OPT_FLAG, verbose),
+};
+
+#define NUM_OPTS	ARRAY_SIZE(opt_descs)
+
+static void set_option(struct options *o, const struct opt_desc *d,
+		       const char *arg)
+{
+	char *field = (char *)o + d->offset;
+
+	if (d->kind == OPT_FLAG)
+		*(bool *)field = true;
+	else if (d->kind == OPT_STRING)
+		*(const char **)field = arg;
+	else if (d->kind == OPT_DOUBLE)
+		*(double *)field = atof(arg);
+	else
+		*(uint64_t *)field = strtoull(arg, NULL, 0);
+}
+
+/* Options into @o: 0, or -1 after a usage message. */
 static int parse(int argc, char **argv, struct options *o)
 {
-	static const struct option longs[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "seconds", required_argument, NULL, 't' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "chunk-seconds", required_argument, NULL, 'c' },
-		{ "chunk", required_argument, NULL, 'k' },
-		{ "node", required_argument, NULL, 'd' },
-		{ "no-exec", no_argument, NULL, 'E' },
-		{ "no-check", no_argument, NULL, 'C' },
-		{ "huge-core-counts", no_argument, NULL, 'H' },
-		{ "fast", required_argument, NULL, 'F' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	struct option longs[NUM_OPTS + 2] = {
+		[NUM_OPTS] = { "help", no_argument, NULL, 'h' },
 	};
 	int opt;
 
-	o->seed = fz_mix((uint64_t)time(NULL), (uint64_t)getpid());
-	o->seconds = 20;
-	o->iterations = UINT64_MAX;
-	o->chunk_seconds = 2;
-	o->only_chunk = -1;
-	o->fast = 64;
+	for (unsigned int i = 0; i < NUM_OPTS; i++)
+		longs[i] = (struct option){
+			opt_descs[i].name,
+			opt_descs[i].kind == OPT_FLAG ? no_argument :
+							required_argument,
+			NULL, 256 + (int)i };
 	while ((opt = getopt_long(argc, argv, "vh", longs, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			o->seed = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			o->seconds = atof(optarg);
-			break;
-		case 'n':
-			o->iterations = strtoull(optarg, NULL, 0);
-			break;
-		case 'c':
-			o->chunk_seconds = atof(optarg);
-			break;
-		case 'k':
-			o->only_chunk = atol(optarg);
-			break;
-		case 'd':
-			o->node = optarg;
-			break;
-		case 'E':
-			o->no_exec = true;
-			break;
-		case 'C':
-			o->no_check = true;
-			break;
-		case 'H':
-			o->huge_core_counts = true;
-			break;
-		case 'F':
-			o->fast = (unsigned int)atoi(optarg);
-			break;
-		case 'v':
+		if (opt >= 256) {
+			set_option(o, &opt_descs[opt - 256], optarg);
+		} else if (opt == 'v') {
 			o->verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
+		} else {
+			usage(opt == 'h' ? stdout : stderr);
+			if (opt == 'h')
+				exit(0);
 			return -1;
 		}
 	}
@@ -145,166 +156,125 @@ static int parse(int argc, char **argv, struct options *o)
 /* ------------------------------------------------------------------------ */
 /* The device */
 
-static bool is_tempo(int fd)
+/*
+ * Find the device and read what the run needs of it: 0, 77 when there is
+ * none, 2 when it does not answer.
+ */
+static int probe(const struct options *o, struct run *run)
 {
-	char name[32] = "";
-	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+	struct drm_tempo_query_device dev;
+	int fd, ret;
 
-	if (ioctl(fd, DRM_IOCTL_VERSION, &v))
-		return false;
-	return !strcmp(name, "tempo");
-}
-
-static char *find_node(void)
-{
-	const char *env = getenv("TEMPO_RENDER_NODE");
-	struct dirent **names;
-	char *found = NULL;
-	int n;
-
-	if (env && *env)
-		return strdup(env);
-	n = scandir("/dev/dri", &names, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		char path[300];
-		int fd;
-
-		if (!found && !strncmp(names[i]->d_name, "renderD", 7)) {
-			snprintf(path, sizeof(path), "/dev/dri/%s",
-				 names[i]->d_name);
-			fd = open(path, O_RDWR | O_CLOEXEC);
-			if (fd >= 0 && is_tempo(fd))
-				found = strdup(path);
-			if (fd >= 0)
-				close(fd);
-		}
-		free(names[i]);
+	if (o->node) {
+		snprintf(run->node, sizeof(run->node), "%s", o->node);
+		fd = open(o->node, O_RDWR | O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+	} else {
+		fd = tempo_device_open_path(run->node, sizeof(run->node));
 	}
-	if (n >= 0)
-		free(names);
-	return found;
+	if (fd < 0) {
+		printf("tempo-fuzz: %s: %s: skipped\n",
+		       run->node[0] ? run->node : "no tempo device",
+		       strerror(-fd));
+		return 77;
+	}
+	ret = tempo_query_device(fd, &dev);
+	close(fd);
+	if (ret) {
+		fprintf(stderr, "tempo-fuzz: %s: query failed: %s\n",
+			run->node, strerror(-ret));
+		return 2;
+	}
+	run->timeout_ms = dev.job_timeout_ms;
+	run->max_priority = dev.max_priority;
+	return 0;
 }
 
-static int xioctl(int fd, unsigned long req, void *arg)
+/* Slot @slot of @ctx's default map runs a WRITE_DATA that reads back. */
+static int check_slot(int fd, uint32_t ctx, const struct tempo_bo *bo,
+		      uint32_t slot, unsigned int timeout_ms)
 {
-	int ret;
+	const volatile uint32_t *map = bo->map;
+	uint32_t value = 0xc0ffee00u + slot;
+	struct tempo_batch b;
+	int fence, status, ret;
 
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret < 0 && (errno == EINTR || errno == EAGAIN));
-	return ret < 0 ? -errno : 0;
-}
-
-static int fence_wait(int fence, int timeout_ms)
-{
-	struct pollfd p = { .fd = fence, .events = POLLIN };
-	struct sync_file_info info;
-
-	while (poll(&p, 1, timeout_ms) < 0 && errno == EINTR)
-		;
-	memset(&info, 0, sizeof(info));
-	if (ioctl(fence, SYNC_IOC_FILE_INFO, &info))
-		return -1000 - errno;
-	return info.status;
+	tempo_batch_init(&b, bo, 16384 + 256 * slot, 64);
+	tempo_pkt_write32(&b, bo->va + 8 * slot, value);
+	tempo_pkt_end(&b);
+	ret = tempo_exec(fd, ctx, slot, b.va, NULL, 0, NULL, 0, &fence);
+	if (ret) {
+		fprintf(stderr, "tempo-fuzz: device check: exec on slot %u: %s\n",
+			slot, strerror(-ret));
+		return -1;
+	}
+	status = tempo_fence_wait(fence, (int)timeout_ms);
+	close(fence);
+	if (status != 1 || map[2 * slot] != value) {
+		fprintf(stderr, "tempo-fuzz: device check: slot %u: fence status %d, value %#x\n",
+			slot, status, map[2 * slot]);
+		return -1;
+	}
+	return 0;
 }
 
 /*
  * A fresh file must work: a buffer, a context, a WRITE_DATA job on every
  * slot of the default engine map, each read back; the new context must
- * not report itself guilty.
+ * not report itself guilty. @fd is closed.
  */
+static unsigned int check_file(int fd, unsigned int timeout_ms,
+			       unsigned int *engines)
+{
+	struct drm_tempo_query_engines *e = tempo_query_engines(fd);
+	struct tempo_bo bo = { 0 };
+	unsigned int bad = 0;
+	int64_t status = 0;
+	uint32_t ctx;
+	int ret;
+
+	ret = e ? tempo_bo_new(fd, 65536, 0, &bo) : -errno;
+	if (!ret)
+		ret = tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
+				       &ctx);
+	if (ret) {
+		fprintf(stderr, "tempo-fuzz: device check: set-up failed: %s\n",
+			strerror(-ret));
+		bad = 1;
+		goto out;
+	}
+	*engines = e->num_engines;
+	for (uint32_t slot = 0; slot < e->num_engines; slot++)
+		bad += check_slot(fd, ctx, &bo, slot, timeout_ms) != 0;
+	ret = tempo_ctx_get_param(fd, ctx, DRM_TEMPO_CTX_PARAM_RESET_STATUS,
+				  &status);
+	if (ret || (status & DRM_TEMPO_RESET_STATUS_GUILTY)) {
+		fprintf(stderr, "tempo-fuzz: device check: reset status %lld (%s)\n",
+			(long long)status, ret ? strerror(-ret) : "guilty");
+		bad++;
+	}
+out:
+	tempo_bo_del(fd, &bo);
+	free(e);
+	close(fd);
+	return bad;
+}
+
 static int device_check(const char *node, unsigned int timeout_ms)
 {
-	struct drm_tempo_bo_create bc = { .size = 65536 };
-	struct drm_tempo_bo_mmap_offset mo = { 0 };
-	struct drm_tempo_vm_map vm = { .flags = DRM_TEMPO_VM_MAP_AUTO_VA,
-				       .size = 65536 };
-	struct drm_tempo_ctx_create cc = { 0 };
-	struct drm_tempo_ctx_param rs = {
-		.param = DRM_TEMPO_CTX_PARAM_RESET_STATUS };
-	struct drm_tempo_query q = { .query = DRM_TEMPO_QUERY_ENGINES };
-	volatile uint32_t *map;
-	unsigned int engines, bad = 0;
-	int fd, ret;
+	unsigned int engines = 0;
+	int fd = open(node, O_RDWR | O_CLOEXEC);
 
-	fd = open(node, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "tempo-fuzz: device check: open %s: %s\n", node,
 			strerror(errno));
 		return -1;
 	}
-	ret = xioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q);
-	if (!ret)
-		ret = xioctl(fd, DRM_IOCTL_TEMPO_BO_CREATE, &bc);
-	mo.handle = vm.handle = bc.handle;
-	if (!ret)
-		ret = xioctl(fd, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &mo);
-	if (!ret)
-		ret = xioctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &vm);
-	if (!ret)
-		ret = xioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &cc);
-	if (ret) {
-		fprintf(stderr, "tempo-fuzz: device check: set-up failed: %s\n",
-			strerror(-ret));
-		close(fd);
+	if (check_file(fd, timeout_ms, &engines))
 		return -1;
-	}
-	engines = (q.size - 8) / 8;
-	map = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   (off_t)mo.offset);
-	if (map == MAP_FAILED) {
-		fprintf(stderr, "tempo-fuzz: device check: mmap: %s\n",
-			strerror(errno));
-		close(fd);
-		return -1;
-	}
-	for (unsigned int slot = 0; slot < engines; slot++) {
-		uint32_t *cs = (uint32_t *)map + 4096 + 64 * slot;
-		uint64_t dst = vm.va + 8 * slot;
-		uint64_t batch = vm.va + 4 * (4096 + 64 * slot);
-		struct drm_tempo_exec x = {
-			.ctx_id = cc.ctx_id,
-			.slot = slot,
-			.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
-			.num_batches = 1,
-			.batches = (uint64_t)(uintptr_t)&batch,
-			.out_fence_fd = -1,
-		};
-		int status;
-
-		cs[0] = DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_DATA, 4);
-		cs[1] = (uint32_t)dst;
-		cs[2] = (uint32_t)(dst >> 32);
-		cs[3] = 0xc0ffee00u + slot;
-		cs[4] = DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_END, 1);
-		ret = xioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x);
-		if (ret) {
-			fprintf(stderr, "tempo-fuzz: device check: exec on slot %u: %s\n",
-				slot, strerror(-ret));
-			bad++;
-			continue;
-		}
-		status = fence_wait(x.out_fence_fd, (int)timeout_ms);
-		close(x.out_fence_fd);
-		if (status != 1 || map[2 * slot] != 0xc0ffee00u + slot) {
-			fprintf(stderr, "tempo-fuzz: device check: slot %u: fence status %d, value %#x\n",
-				slot, status, map[2 * slot]);
-			bad++;
-		}
-	}
-	rs.ctx_id = cc.ctx_id;
-	ret = xioctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &rs);
-	if (ret || (rs.value & DRM_TEMPO_RESET_STATUS_GUILTY)) {
-		fprintf(stderr, "tempo-fuzz: device check: reset status %lld (%s)\n",
-			(long long)rs.value, ret ? strerror(-ret) : "guilty");
-		bad++;
-	}
-	munmap((void *)map, 65536);
-	close(fd);
-	if (!bad)
-		printf("tempo-fuzz: device check: a fresh file ran a job on each of %u engines\n",
-		       engines);
-	return bad ? -1 : 0;
+	printf("tempo-fuzz: device check: a fresh file ran a job on each of %u engines\n",
+	       engines);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -334,13 +304,42 @@ static void show_stuck(pid_t pid)
 	}
 }
 
+/*
+ * Wait for the chunk's child until @limit, when it is killed (and waited
+ * for a little longer): its status, or CHUNK_HUNG.
+ */
+static enum chunk_result wait_child(pid_t pid, unsigned int chunk,
+				    uint64_t deadline, uint64_t limit,
+				    int *status)
+{
+	while (waitpid(pid, status, WNOHANG) != pid) {
+		if (tempo_now_ns() <= limit) {
+			usleep(20000);
+			continue;
+		}
+		fprintf(stderr, "tempo-fuzz: chunk %u: child %d still running %.0f s after its deadline\n",
+			chunk, pid, (double)(tempo_now_ns() - deadline) / 1e9);
+		show_stuck(pid);
+		kill(pid, SIGKILL);
+		for (int i = 0; i < 100; i++) {
+			usleep(100000);
+			if (waitpid(pid, status, WNOHANG) == pid)
+				return CHUNK_HUNG;
+		}
+		fprintf(stderr, "tempo-fuzz: chunk %u: child %d does not die (stuck in the kernel)\n",
+			chunk, pid);
+		show_stuck(pid);
+		return CHUNK_HUNG;
+	}
+	return CHUNK_OK;
+}
+
 static enum chunk_result run_chunk(const struct options *o,
-				   struct fz_shared *sh, const char *node,
-				   unsigned int chunk, uint64_t max_calls,
-				   uint64_t deadline, unsigned int timeout_ms)
+				   const struct run *run, unsigned int chunk,
+				   uint64_t deadline)
 {
 	/* The leave path may wait twice the job timeout; then some slack. */
-	uint64_t limit = deadline + 4ull * timeout_ms * 1000000ull +
+	uint64_t limit = deadline + 4ull * run->timeout_ms * 1000000ull +
 			 30000000000ull;
 	int status;
 	pid_t pid;
@@ -351,41 +350,21 @@ static enum chunk_result run_chunk(const struct options *o,
 		return CHUNK_SETUP;
 	if (!pid) {
 		struct fz_child c = {
-			.sh = sh,
+			.sh = run->sh,
 			.chunk = chunk,
 			.seed = fz_mix(o->seed, chunk),
 			.verbose = o->verbose,
 			.huge_core_counts = o->huge_core_counts,
 			.no_exec = o->no_exec,
-			.fast = o->fast,
-			.node = node,
+			.fast = (unsigned int)o->fast,
+			.node = run->node,
 		};
 
 		c.rng.s = c.seed | 1;
-		_exit(fz_child_run(&c, max_calls, deadline));
+		_exit(fz_child_run(&c, o->iterations, deadline));
 	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (fz_now_ns() > limit) {
-			fprintf(stderr, "tempo-fuzz: chunk %u: child %d still running %.0f s after its deadline\n",
-				chunk, pid, (double)(fz_now_ns() - deadline) / 1e9);
-			show_stuck(pid);
-			kill(pid, SIGKILL);
-			for (int i = 0; i < 100; i++) {
-				usleep(100000);
-				if (waitpid(pid, &status, WNOHANG) == pid)
-					return CHUNK_HUNG;
-			}
-			fprintf(stderr, "tempo-fuzz: chunk %u: child %d does not die (stuck in the kernel)\n",
-				chunk, pid);
-			show_stuck(pid);
-			return CHUNK_HUNG;
-		}
-		usleep(20000);
-	}
+	if (wait_child(pid, chunk, deadline, limit, &status) == CHUNK_HUNG)
+		return CHUNK_HUNG;
 	if (WIFSIGNALED(status)) {
 		fprintf(stderr, "tempo-fuzz: chunk %u (seed %#llx): child killed by signal %d (%s)\n",
 			chunk, (unsigned long long)fz_mix(o->seed, chunk),
@@ -395,6 +374,39 @@ static enum chunk_result run_chunk(const struct options *o,
 	if (WEXITSTATUS(status) == 2)
 		return CHUNK_SETUP;
 	return WEXITSTATUS(status) ? CHUNK_DIED : CHUNK_OK;
+}
+
+/* Chunk after chunk until the time or the calls are used up. */
+static void run_chunks(const struct options *o, struct run *run)
+{
+	struct fz_shared *sh = run->sh;
+	bool one = o->only_chunk != UINT64_MAX;
+	uint64_t stop = run->start_ns + (uint64_t)(o->seconds * 1e9);
+	unsigned int chunk = one ? (unsigned int)o->only_chunk : 0;
+
+	for (;; chunk++) {
+		uint64_t now = tempo_now_ns(), before = sh->calls, deadline;
+		enum chunk_result r;
+
+		if (now >= stop || sh->calls >= o->iterations)
+			break;
+		deadline = now + (uint64_t)(o->chunk_seconds * 1e9);
+		r = run_chunk(o, run, chunk, deadline < stop ? deadline : stop);
+		sh->chunks_done++;
+		if (o->verbose)
+			printf("tempo-fuzz: chunk %u: %llu calls\n", chunk,
+			       (unsigned long long)(sh->calls - before));
+		if (r == CHUNK_SETUP) {
+			fprintf(stderr, "tempo-fuzz: chunk %u could not set up\n",
+				chunk);
+			run->setup_failed = true;
+			break;
+		}
+		run->died += r == CHUNK_DIED;
+		run->hung += r == CHUNK_HUNG;
+		if (r == CHUNK_HUNG || one)
+			break;
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -448,90 +460,16 @@ static void report(const struct fz_shared *sh)
 	printf("\n");
 }
 
-int main(int argc, char **argv)
+/* The totals and the verdict: 0 clean, 1 failed. */
+static int summary(const struct options *o, const struct run *run)
 {
-	struct options o = { 0 };
-	struct fz_shared *sh;
-	uint64_t start, end, stop;
-	unsigned int chunk, timeout_ms = 2000, died = 0, hung = 0;
-	struct drm_tempo_query_device dev = { 0 };
-	char *node;
-	int fd, failed = 0;
+	const struct fz_shared *sh = run->sh;
+	double seconds = (double)(run->end_ns - run->start_ns) / 1e9;
+	int failed = run->setup_failed;
 
-	if (parse(argc, argv, &o))
-		return 2;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	node = o.node ? strdup(o.node) : find_node();
-	if (!node) {
-		printf("tempo-fuzz: no tempo render node: skipped\n");
-		return 77;
-	}
-	fd = open(node, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		printf("tempo-fuzz: %s: %s: skipped\n", node, strerror(errno));
-		return 77;
-	}
-	{
-		struct drm_tempo_query q = {
-			.query = DRM_TEMPO_QUERY_DEVICE, .size = sizeof(dev),
-			.data = (uint64_t)(uintptr_t)&dev };
-
-		if (xioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q)) {
-			fprintf(stderr, "tempo-fuzz: %s: query failed\n", node);
-			return 2;
-		}
-		timeout_ms = dev.job_timeout_ms;
-	}
-	close(fd);
-
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		perror("tempo-fuzz: mmap");
-		return 2;
-	}
-	printf("tempo-fuzz: seed %#llx, %.1f s, node %s, uid %u, max priority %d, job timeout %u ms%s\n",
-	       (unsigned long long)o.seed, o.seconds, node, getuid(),
-	       dev.max_priority, timeout_ms,
-	       o.only_chunk >= 0 ? " (one chunk)" : "");
-	printf("tempo-fuzz: replay with: tempo-fuzz --seed %#llx --chunk-seconds %g [--chunk K]\n",
-	       (unsigned long long)o.seed, o.chunk_seconds);
-
-	start = fz_now_ns();
-	stop = start + (uint64_t)(o.seconds * 1e9);
-	chunk = o.only_chunk >= 0 ? (unsigned int)o.only_chunk : 0;
-	for (;; chunk++) {
-		uint64_t now = fz_now_ns(), deadline, before = sh->calls;
-		enum chunk_result r;
-
-		if (now >= stop || sh->calls >= o.iterations)
-			break;
-		deadline = now + (uint64_t)(o.chunk_seconds * 1e9);
-		if (deadline > stop)
-			deadline = stop;
-		r = run_chunk(&o, sh, node, chunk, o.iterations, deadline,
-			      timeout_ms);
-		sh->chunks_done++;
-		if (o.verbose)
-			printf("tempo-fuzz: chunk %u: %llu calls\n", chunk,
-			       (unsigned long long)(sh->calls - before));
-		if (r == CHUNK_SETUP) {
-			fprintf(stderr, "tempo-fuzz: chunk %u could not set up\n",
-				chunk);
-			failed = 1;
-			break;
-		}
-		died += r == CHUNK_DIED;
-		hung += r == CHUNK_HUNG;
-		if (r == CHUNK_HUNG || o.only_chunk >= 0)
-			break;
-	}
-	end = fz_now_ns();
-
-	report(sh);
 	printf("tempo-fuzz: %llu calls in %.1f s (%.0f calls/s) over %llu chunks; %llu jobs submitted, %llu seen completing\n",
-	       (unsigned long long)sh->calls, (double)(end - start) / 1e9,
-	       (double)sh->calls / ((double)(end - start) / 1e9),
+	       (unsigned long long)sh->calls, seconds,
+	       (double)sh->calls / seconds,
 	       (unsigned long long)sh->chunks_done,
 	       (unsigned long long)sh->jobs_submitted,
 	       (unsigned long long)sh->jobs_reaped);
@@ -540,15 +478,55 @@ int main(int argc, char **argv)
 		       (unsigned long long)sh->violations, sh->first_violation);
 		failed = 1;
 	}
-	if (died || hung) {
-		printf("tempo-fuzz: %u children died, %u hung\n", died, hung);
+	if (run->died || run->hung) {
+		printf("tempo-fuzz: %u children died, %u hung\n", run->died,
+		       run->hung);
 		failed = 1;
 	}
-	if (!hung && !o.no_check &&
-	    device_check(node, 4 * timeout_ms + 10000))
+	if (!run->hung && !o->no_check &&
+	    device_check(run->node, 4 * run->timeout_ms + 10000))
 		failed = 1;
 	printf("tempo-fuzz: %s (seed %#llx)\n", failed ? "FAILED" : "passed",
-	       (unsigned long long)o.seed);
-	free(node);
+	       (unsigned long long)o->seed);
 	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.seed = fz_mix((uint64_t)time(NULL), (uint64_t)getpid()),
+		.seconds = 20,
+		.iterations = UINT64_MAX,
+		.chunk_seconds = 2,
+		.only_chunk = UINT64_MAX,
+		.fast = 64,
+	};
+	struct run run = { .timeout_ms = 2000 };
+	int ret;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = probe(&o, &run);
+	if (ret)
+		return ret;
+	/* Counters that outlive the children. */
+	run.sh = mmap(NULL, sizeof(*run.sh), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (run.sh == MAP_FAILED) {
+		perror("tempo-fuzz: mmap");
+		return 2;
+	}
+	printf("tempo-fuzz: seed %#llx, %.1f s, node %s, uid %u, max priority %d, job timeout %u ms%s\n",
+	       (unsigned long long)o.seed, o.seconds, run.node, getuid(),
+	       run.max_priority, run.timeout_ms,
+	       o.only_chunk != UINT64_MAX ? " (one chunk)" : "");
+	printf("tempo-fuzz: replay with: tempo-fuzz --seed %#llx --chunk-seconds %g [--chunk K]\n",
+	       (unsigned long long)o.seed, o.chunk_seconds);
+
+	run.start_ns = tempo_now_ns();
+	run_chunks(&o, &run);
+	run.end_ns = tempo_now_ns();
+	report(run.sh);
+	return summary(&o, &run);
 }

@@ -218,6 +218,84 @@ static unsigned int class_engines(struct fz_child *c, unsigned int cls,
 }
 
 /*
+ * A load-balancing extension for slot @slot in @ext, over @siblings,
+ * mostly valid: the width of the slot (1) and siblings per batch in @n.
+ */
+static unsigned int ext_load_balance(struct fz_child *c, void *ext,
+				     uint32_t slot, unsigned int k,
+				     struct drm_tempo_engine *siblings,
+				     unsigned int *n)
+{
+	struct drm_tempo_ctx_ext_load_balance lb = {
+		.base.name = DRM_TEMPO_CTX_EXT_LOAD_BALANCE,
+		.slot = fz_chance(R, 16) ? fz_edge32(R) : slot,
+		.num_siblings = 1 + fz_below(R, k),
+		.siblings = PTR(siblings),
+	};
+
+	*n = lb.num_siblings;
+	if (fz_chance(R, 16))
+		lb.num_siblings = fz_edge32(R);
+	if (fz_chance(R, 24))
+		lb.flags = fz_edge32(R);
+	memcpy(ext, &lb, sizeof(lb));
+	return 1;
+}
+
+/* The same for a parallel extension: its width, capped at 8. */
+static unsigned int ext_parallel(struct fz_child *c, void *ext, uint32_t slot,
+				 struct drm_tempo_engine *engines,
+				 unsigned int *n)
+{
+	struct drm_tempo_ctx_ext_parallel par = {
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.slot = fz_chance(R, 16) ? fz_edge32(R) : slot,
+		.width = (uint16_t)(2 + fz_below(R, 3)),
+		.num_siblings = (uint16_t)(1 + fz_below(R, 2)),
+		.engines = PTR(engines),
+	};
+
+	if (fz_chance(R, 16))
+		par.width = (uint16_t)fz_edge32(R);
+	if (fz_chance(R, 24))
+		par.mbz = fz_edge32(R);
+	*n = par.num_siblings;
+	memcpy(ext, &par, sizeof(par));
+	return par.width < 8 ? par.width : 8;
+}
+
+/*
+ * One engine-map extension for slot @slot at @ext, over engines of one
+ * class written from @engines[*next]: columns of distinct engines of
+ * the class, rotated, sometimes spoiled. false when the class has none.
+ */
+static bool slot_ext(struct fz_child *c, void *ext, uint32_t slot,
+		     struct drm_tempo_engine *engines, unsigned int *next,
+		     unsigned int *flags)
+{
+	struct drm_tempo_engine cls[64];
+	unsigned int k, width, n;
+
+	k = class_engines(c, fz_below(R, 3), cls);
+	if (!k)
+		return false;
+	if (fz_chance(R, 2))
+		width = ext_load_balance(c, ext, slot, k, engines + *next, &n);
+	else
+		width = ext_parallel(c, ext, slot, engines + *next, &n);
+	for (unsigned int w = 0; w < width; w++)
+		for (unsigned int j = 0; j < n && *next < 500; j++)
+			engines[(*next)++] = cls[(w + j) % k];
+	if (fz_chance(R, 16) && *next)
+		engines[*next - 1] = c->engines[fz_below(R, c->num_engines)];
+	if (fz_chance(R, 32)) {
+		((struct drm_tempo_user_extension *)ext)->pad = 1;
+		*flags |= FZ_MUST_FAIL;
+	}
+	return true;
+}
+
+/*
  * Engine-map extensions of CTX_CREATE for the slots listed as
  * { 0, INSTANCE_NONE }: load-balanced or parallel slots over engines of
  * one class, mostly valid, sometimes spoiled. Outcomes depend on the
@@ -229,69 +307,19 @@ static uint64_t ctx_exts(struct fz_child *c, struct drm_tempo_engine *slots,
 {
 	uint8_t *area = c->scratch + SC_EXT;
 	struct drm_tempo_engine *engines = (void *)(area + 4096);
-	unsigned int next_engine = 0;
+	unsigned int next_engine = 0, nexts = 0;
 	__u64 first = 0, *link = &first;
-	unsigned int nexts = 0;
 
 	if (fz_chance(R, 8))
 		return ext_chain(c, flags, DRM_TEMPO_CTX_EXT_PARALLEL + 1);
 	for (uint32_t i = 0; i < num_slots && i < 96 && nexts < 24; i++) {
 		bool none = slots[i].engine_class == 0 &&
 			    slots[i].engine_instance == DRM_TEMPO_ENGINE_INSTANCE_NONE;
-		struct drm_tempo_engine cls[64];
-		unsigned int k, width, n;
 		void *e = area + 48 * nexts;
 
-		if (!none || fz_chance(R, 16))
+		if (!none || fz_chance(R, 16) ||
+		    !slot_ext(c, e, i, engines, &next_engine, flags))
 			continue;
-		k = class_engines(c, fz_below(R, 3), cls);
-		if (!k)
-			continue;
-		if (fz_chance(R, 2)) {
-			struct drm_tempo_ctx_ext_load_balance lb = {
-				.base.name = DRM_TEMPO_CTX_EXT_LOAD_BALANCE,
-				.slot = fz_chance(R, 16) ? fz_edge32(R) : i,
-				.num_siblings = 1 + fz_below(R, k),
-			};
-
-			n = lb.num_siblings;
-			if (fz_chance(R, 16))
-				lb.num_siblings = fz_edge32(R);
-			if (fz_chance(R, 24))
-				lb.flags = fz_edge32(R);
-			width = 1;
-			lb.siblings = PTR(engines + next_engine);
-			memcpy(e, &lb, sizeof(lb));
-		} else {
-			struct drm_tempo_ctx_ext_parallel par = {
-				.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
-				.slot = fz_chance(R, 16) ? fz_edge32(R) : i,
-				.width = (uint16_t)(2 + fz_below(R, 3)),
-				.num_siblings = (uint16_t)(1 + fz_below(R, 2)),
-			};
-
-			if (fz_chance(R, 16))
-				par.width = (uint16_t)fz_edge32(R);
-			if (fz_chance(R, 24))
-				par.mbz = fz_edge32(R);
-			width = par.width < 8 ? par.width : 8;
-			n = par.num_siblings;
-			par.engines = PTR(engines + next_engine);
-			memcpy(e, &par, sizeof(par));
-		}
-		/* Columns of distinct engines of the class, rotated. */
-		for (unsigned int w = 0; w < width; w++)
-			for (unsigned int j = 0; j < n && next_engine < 500; j++)
-				engines[next_engine++] =
-					cls[(w + j) % k];
-		if (fz_chance(R, 16) && next_engine)
-			engines[next_engine - 1] = c->engines[fz_below(R, c->num_engines)];
-		if (fz_chance(R, 32)) {
-			struct drm_tempo_user_extension *h = e;
-
-			h->pad = 1;
-			*flags |= FZ_MUST_FAIL;
-		}
 		*link = PTR(e);
 		link = &((struct drm_tempo_user_extension *)e)->next;
 		*link = 0;
@@ -339,20 +367,9 @@ static void op_query(struct fz_child *c)
 	};
 
 	q.query = fz_chance(R, 6) ? fz_edge32(R) : fz_below(R, 4);
-	switch (fz_below(R, 5)) {
-	case 0:
-		q.size = 0;
-		break;
-	case 1:
-		q.size = fz_edge32(R);
-		break;
-	case 2:
+	q.size = fz_count32(R, 5, sizes[q.query % 4]);
+	if (fz_chance(R, 5))	/* near the answer's size */
 		q.size = sizes[q.query % 4] + fz_below(R, 17) - 8;
-		break;
-	default:
-		q.size = sizes[q.query % 4];
-		break;
-	}
 	q.data = fz_chance(R, 5) ? fz_ptr_bad(c) :
 		 fz_ptr_junk(c, q.size < FZ_JUNK_SIZE ? q.size : 0);
 	if (fz_chance(R, 16)) {
@@ -409,11 +426,10 @@ static void op_gem_close(struct fz_child *c)
 static void op_bo_mmap_offset(struct fz_child *c)
 {
 	struct fz_file *f = pick_file(c);
-	struct drm_tempo_bo_mmap_offset mo = { 0 };
+	struct drm_tempo_bo_mmap_offset mo = { .handle = pick_bo(c, f) };
 	unsigned int flags = 0;
 	void *arg;
 
-	mo.handle = pick_bo(c, f);
 	mo.flags = mbz32(c, &flags);
 	arg = arg_ptr(c, &mo, sizeof(mo), false, &flags);
 	if (fz_ioctl(c, FZ_BO_MMAP_OFFSET, f->fd,
@@ -459,61 +475,58 @@ static void vm_unmap(struct fz_child *c, struct fz_file *f, uint64_t va,
 	}
 }
 
+/* Where VM_MAP maps: mostly free room, sometimes anything, or AUTO_VA. */
+static uint64_t map_va(struct fz_child *c, uint32_t map_flags,
+		       unsigned int *flags)
+{
+	uint64_t va = 0;
+
+	if (!(map_flags & DRM_TEMPO_VM_MAP_AUTO_VA))
+		return fz_chance(R, 4) ? fz_edge64(R) :
+		       c->dev.va_start + 4096ull * fz_below(R, 1u << 20) * 64;
+	if (fz_chance(R, 12))
+		va = fz_edge64(R);
+	if (va)
+		*flags |= FZ_MUST_FAIL;	/* MBZ with AUTO_VA */
+	return va;
+}
+
+/* The range of a buffer of @bo_size bytes that VM_MAP maps. */
+static void map_range(struct fz_child *c, uint64_t bo_size,
+		      struct drm_tempo_vm_map *m)
+{
+	uint32_t pick = fz_below(R, 6);
+
+	m->bo_offset = 0;
+	if (pick == 0)
+		m->bo_offset = fz_edge64(R);
+	else if (pick == 1)
+		m->bo_offset = 4096ull * fz_below(R, (uint32_t)(bo_size / 4096) +
+						      1);
+	pick = fz_below(R, 6);
+	m->size = bo_size > m->bo_offset ? bo_size - m->bo_offset : 4096;
+	if (pick == 0)
+		m->size = fz_edge64(R);
+	else if (pick == 1)
+		m->size = 4096ull * (1 + fz_below(R, 16));
+}
+
 static void op_vm_map(struct fz_child *c)
 {
 	struct fz_file *f = pick_file(c);
 	struct drm_tempo_vm_map m = { 0 };
 	unsigned int flags = 0;
-	uint64_t bo_size;
 	void *arg;
 
 	m.handle = pick_bo(c, f);
-	bo_size = bo_size_of(f, m.handle);
 	m.flags = fz_below(R, 4);
 	if (fz_chance(R, 12)) {
 		m.flags = fz_edge32(R);
 		if (m.flags & ~DRM_TEMPO_VM_MAP_FLAGS)
 			flags |= FZ_MUST_FAIL;
 	}
-	if (m.flags & DRM_TEMPO_VM_MAP_AUTO_VA) {
-		if (fz_chance(R, 12)) {
-			m.va = fz_edge64(R);
-			if (m.va)
-				flags |= FZ_MUST_FAIL;
-		}
-	} else {
-		switch (fz_below(R, 4)) {
-		case 0:
-			m.va = fz_edge64(R);
-			break;
-		default:
-			m.va = c->dev.va_start +
-			       4096ull * fz_below(R, 1u << 20) * 64;
-			break;
-		}
-	}
-	switch (fz_below(R, 6)) {
-	case 0:
-		m.bo_offset = fz_edge64(R);
-		break;
-	case 1:
-		m.bo_offset = 4096ull * fz_below(R, (uint32_t)(bo_size / 4096) + 1);
-		break;
-	default:
-		m.bo_offset = 0;
-		break;
-	}
-	switch (fz_below(R, 6)) {
-	case 0:
-		m.size = fz_edge64(R);
-		break;
-	case 1:
-		m.size = 4096ull * (1 + fz_below(R, 16));
-		break;
-	default:
-		m.size = bo_size > m.bo_offset ? bo_size - m.bo_offset : 4096;
-		break;
-	}
+	m.va = map_va(c, m.flags, &flags);
+	map_range(c, bo_size_of(f, m.handle), &m);
 	arg = arg_ptr(c, &m, sizeof(m), true, &flags);
 	if (fz_ioctl(c, FZ_VM_MAP, f->fd, DRM_IOCTL_TEMPO_VM_MAP, arg,
 		     sizeof(m), flags) || arg != &m)
@@ -587,20 +600,9 @@ static void op_ctx_create(struct fz_child *c)
 
 	cc.flags = mbz32(c, &flags);
 	cc.priority = pick_priority(c);
-	switch (fz_below(R, 6)) {
-	case 0:
-		cc.num_slots = 0;
-		break;
-	case 1:
-		cc.num_slots = fz_edge32(R);
-		break;
-	case 2:
+	cc.num_slots = fz_count32(R, 6, 1 + fz_below(R, 8));
+	if (fz_chance(R, 6))	/* at the limit or one over */
 		cc.num_slots = c->dev.max_slots + fz_below(R, 2);
-		break;
-	default:
-		cc.num_slots = 1 + fz_below(R, 8);
-		break;
-	}
 	for (uint32_t i = 0; i < 96; i++) {
 		slots[i] = c->engines[fz_below(R, c->num_engines)];
 		if (fz_chance(R, 3))
@@ -688,6 +690,8 @@ static void op_sched(struct fz_child *c)
 	struct drm_tempo_sched s = { 0 };
 	unsigned int flags = 0;
 
+	s.flags = mbz32(c, &flags);
+	s.pad = mbz32(c, &flags);
 	s.op = fz_chance(R, 8) ? fz_edge32(R) : fz_below(R, 2);
 	if (s.op > DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE)
 		flags |= FZ_MUST_FAIL;
@@ -714,9 +718,8 @@ static void op_sched(struct fz_child *c)
 		s.ctx_id = fz_edge32(R) | 1;
 		flags |= FZ_MUST_FAIL;
 	}
-	s.priority = fz_chance(R, 4) ? DRM_TEMPO_PRIORITY_UNSET : pick_priority(c);
-	s.flags = mbz32(c, &flags);
-	s.pad = mbz32(c, &flags);
+	s.priority = fz_chance(R,
+			       4) ? DRM_TEMPO_PRIORITY_UNSET : pick_priority(c);
 	if (fz_ioctl(c, FZ_SCHED, f->fd, DRM_IOCTL_TEMPO_SCHED,
 		     arg_ptr(c, &s, sizeof(s), false, &flags), sizeof(s),
 		     flags))
@@ -746,30 +749,22 @@ static void job_add(struct fz_child *c, int fence, bool risky)
 	c->sh->jobs_submitted++;
 }
 
-static int fence_status(int fd)
-{
-	struct sync_file_info info;
-
-	memset(&info, 0, sizeof(info));
-	if (ioctl(fd, SYNC_IOC_FILE_INFO, &info))
-		return -100000 - errno;
-	return info.status;
-}
-
 static void job_done(struct fz_child *c, unsigned int i)
 {
-	int status = fence_status(c->jobs[i].fence);
+	int status = tempo_fence_status(c->jobs[i].fence);
 
 	if (status == 1) {
 		fz_count(c, FZ_FENCE, 0);
-	} else if (status < 0 && status > -100000) {
+	} else if (status < 0 && status > TEMPO_FENCE_UNREADABLE) {
 		fz_count(c, FZ_FENCE, -status);
 		if (!fz_errno_allowed(FZ_FENCE, -status, 0))
 			fz_violation(c, FZ_FENCE, -status,
 				     "job fence error outside the documented set",
 				     NULL, 0);
 	} else {
-		fz_violation(c, FZ_FENCE, status < -100000 ? -100000 - status : 0,
+		fz_violation(c, FZ_FENCE,
+			     status < TEMPO_FENCE_UNREADABLE ?
+			     TEMPO_FENCE_UNREADABLE - status : 0,
 			     "sync_file of a completed job has no valid status",
 			     NULL, 0);
 	}
@@ -781,7 +776,7 @@ static void job_done(struct fz_child *c, unsigned int i)
 
 void fz_reap(struct fz_child *c, bool wait_all, int timeout_ms)
 {
-	uint64_t end = fz_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint64_t end = tempo_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	struct pollfd p[FZ_MAX_JOBS];
 
 	for (;;) {
@@ -799,7 +794,7 @@ void fz_reap(struct fz_child *c, bool wait_all, int timeout_ms)
 		}
 		if (!c->njobs || !wait_all)
 			return;
-		now = fz_now_ns();
+		now = tempo_now_ns();
 		if (now >= end)
 			break;
 		for (unsigned int i = 0; i < c->njobs; i++)
@@ -867,7 +862,8 @@ static void exec_valid(struct fz_child *c)
 	x.in_syncs = PTR(in);
 	x.out_syncs = PTR(out);
 	x.out_fence_fd = -1;
-	ret = fz_ioctl(c, FZ_EXEC, f->fd, DRM_IOCTL_TEMPO_EXEC, &x, sizeof(x), 0);
+	ret = fz_ioctl(c, FZ_EXEC, f->fd, DRM_IOCTL_TEMPO_EXEC, &x, sizeof(x),
+		       0);
 	if (ret == ECANCELED) {
 		/* Banned by an earlier job: replace it by a fresh context. */
 		struct drm_tempo_ctx_create cc = { 0 };
@@ -886,13 +882,13 @@ static void exec_valid(struct fz_child *c)
 /* Anything goes; a success (rare) is tracked when it returned a fence. */
 static void exec_random(struct fz_child *c)
 {
+	unsigned int flags = 0;
+	void *arg;
 	struct fz_file *f = pick_file(c);
 	struct drm_tempo_exec x = { 0 };
 	uint64_t *batches = (void *)(c->scratch + SC_BATCHES);
 	struct drm_tempo_sync *in = (void *)(c->scratch + SC_IN);
 	struct drm_tempo_sync *out = (void *)(c->scratch + SC_OUT);
-	unsigned int flags = 0;
-	void *arg;
 
 	if (c->njobs >= FZ_MAX_JOBS - 1)
 		fz_reap(c, false, 0);
@@ -980,19 +976,8 @@ static void op_syncobj_destroy(struct fz_child *c)
  */
 static uint32_t sync_count(struct fz_child *c)
 {
-	uint32_t n;
+	uint32_t n = fz_count32(R, 8, 1 + fz_below(R, 4));
 
-	switch (fz_below(R, 8)) {
-	case 0:
-		n = fz_edge32(R);
-		break;
-	case 1:
-		n = 0;
-		break;
-	default:
-		n = 1 + fz_below(R, 4);
-		break;
-	}
 	if (!c->huge_core_counts && n > (1u << 18))
 		n = (1u << 18) + fz_below(R, 16);
 	return n;
@@ -1045,7 +1030,7 @@ static void op_syncobj_wait(struct fz_child *c)
 	unsigned int flags = 0;
 	struct itimerval it = { .it_value = { .tv_usec = 10000 } };
 	struct itimerval off = { 0 };
-	int64_t now = (int64_t)fz_now_ns();
+	int64_t now = (int64_t)tempo_now_ns();
 	bool big = fz_chance(R, 2);
 	bool armed = false;
 
@@ -1124,6 +1109,55 @@ static void op_syncobj_timeline_signal(struct fz_child *c)
 /* ------------------------------------------------------------------------ */
 /* Raw numbers: the driver's ioctls with any size and direction */
 
+/* A size for raw number @op: any, near its structure's, or small. */
+static unsigned int raw_size(struct fz_child *c, enum fz_op op)
+{
+	uint32_t pick = fz_below(R, 4);
+
+	if (pick == 0)
+		return fz_below(R, 0x4000);
+	if (pick > 1)
+		return fz_below(R, 129);
+	if (op == FZ_RAW_UNKNOWN)
+		return 8;
+	return (_IOC_SIZE(fz_ops[op].request) + fz_below(R, 17) - 8) & 0x3fff;
+}
+
+/* Random bytes for raw number @op, with a few fields kept sane. */
+static uint8_t *raw_arg(struct fz_child *c, struct fz_file *f, enum fz_op op,
+			unsigned int size)
+{
+	uint8_t *buf = (uint8_t *)(uintptr_t)fz_ptr_junk(c, size);
+
+	fz_fill(R, buf, size < 256 ? size : 256);
+	if (op == FZ_BO_CREATE && size >= 8) {
+		/* Keep random buffer sizes small: nothing tracks them. */
+		uint64_t s = fz_below(R, 65536);
+
+		memcpy(buf, &s, sizeof(s));
+	}
+	if (op == FZ_SCHED && size >= 8 && fz_chance(R, 2)) {
+		int32_t fd = f->fd;
+
+		memcpy(buf + 4, &fd, sizeof(fd));
+	}
+	return buf;
+}
+
+/*
+ * A buffer that a raw BO_CREATE made is not tracked: it is closed so that
+ * nothing big is left for a guessed handle to map.
+ */
+static void raw_close_bo(struct fz_child *c, struct fz_file *f,
+			 const uint8_t *buf)
+{
+	const struct drm_tempo_bo_create *bc = (const void *)buf;
+
+	if (find(f->bos, f->nbos, bc->handle) < 0 &&
+	    find(other_file(c, f)->bos, other_file(c, f)->nbos, bc->handle) < 0)
+		tempo_gem_close(f->fd, bc->handle);
+}
+
 static void op_raw(struct fz_child *c)
 {
 	struct fz_file *f = pick_file(c);
@@ -1139,33 +1173,8 @@ static void op_raw(struct fz_child *c)
 		nr = DRM_COMMAND_BASE + fz_below(R, 0x0b);
 	op = fz_op_of_nr(nr);
 	dir = fz_below(R, 4);
-	switch (fz_below(R, 4)) {
-	case 0:
-		size = fz_below(R, 0x4000);
-		break;
-	case 1:
-		size = op != FZ_RAW_UNKNOWN ?
-			_IOC_SIZE(fz_ops[op].request) + fz_below(R, 17) - 8 : 8;
-		size &= 0x3fff;
-		break;
-	default:
-		size = fz_below(R, 129);
-		break;
-	}
-	buf = (uint8_t *)(uintptr_t)fz_ptr_junk(c, size);
-	fz_fill(R, buf, size < 256 ? size : 256);
-	if (op == FZ_BO_CREATE && size >= 8) {
-		/* Keep random buffer sizes small: nothing tracks them. */
-		uint64_t s = fz_below(R, 65536);
-
-		memcpy(buf, &s, sizeof(s));
-	}
-	if (op == FZ_SCHED && size >= 8 && fz_chance(R, 2)) {
-		int32_t fd = f->fd;
-
-		memcpy(buf + 4, &fd, sizeof(fd));
-	}
-	arg = buf;
+	size = raw_size(c, op);
+	arg = buf = raw_arg(c, f, op, size);
 	if (fz_chance(R, 8)) {
 		arg = (void *)(uintptr_t)fz_ptr_bad(c);
 		flags |= FZ_BAD_ARG;
@@ -1175,19 +1184,9 @@ static void op_raw(struct fz_child *c)
 	}
 	fz_ioctl(c, op, f->fd, _IOC(dir, DRM_IOCTL_BASE, nr, size), arg, size,
 		 flags);
-	/*
-	 * A created buffer or context is not tracked; buffers are closed so
-	 * that nothing big is left for a guessed handle to map.
-	 */
 	if (op == FZ_BO_CREATE && arg == buf && (dir & _IOC_READ) &&
-	    size >= sizeof(struct drm_tempo_bo_create)) {
-		struct drm_tempo_bo_create *bc = (void *)buf;
-		struct drm_gem_close gc = { .handle = bc->handle };
-
-		if (find(f->bos, f->nbos, bc->handle) < 0 &&
-		    find(other_file(c, f)->bos, other_file(c, f)->nbos, bc->handle) < 0)
-			ioctl(f->fd, DRM_IOCTL_GEM_CLOSE, &gc);
-	}
+	    size >= sizeof(struct drm_tempo_bo_create))
+		raw_close_bo(c, f, buf);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -73,18 +73,17 @@ int example_ctx_reset_status(int fd, uint32_t *ctx_id)
 		.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
 		.num_batches = 1,
 	};
-	struct ex_buffer cmd, ro;
+	struct tempo_bo cmd, ro;
 	uint64_t batch;
 	int ret;
 
-	ret = ex_buffer_new(fd, 4096, 0, &cmd);
+	ret = tempo_bo_new(fd, 4096, 0, &cmd);
 	if (ret)
 		return ret;
-	ret = ex_buffer_new(fd, 4096, DRM_TEMPO_VM_MAP_READONLY, &ro);
+	ret = tempo_bo_new(fd, 4096, DRM_TEMPO_VM_MAP_READONLY, &ro);
 	if (ret)
 		goto out_cmd;
-	batch = cmd.va;
-	ex_batch_write(cmd.cpu, ro.va, 1);
+	batch = ex_batch_write(&cmd, 0, ro.va, 1);
 	exec.batches = (uintptr_t)&batch;
 	if (drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec)) {
 		ret = -errno;
@@ -119,9 +118,9 @@ int example_ctx_reset_status(int fd, uint32_t *ctx_id)
 	*ctx_id = create.ctx_id;
 	ret = 0;
 out_ro:
-	ex_buffer_free(fd, &ro);
+	tempo_bo_del(fd, &ro);
 out_cmd:
-	ex_buffer_free(fd, &cmd);
+	tempo_bo_del(fd, &cmd);
 	return ret;
 }
 /* end of example */

@@ -14,22 +14,19 @@
 
 #include <drm/tempo_drm.h>
 
-/* helpers.c: a buffer mapped for the CPU and, at a kernel-chosen VA, the GPU. */
-struct ex_buffer {
-	uint32_t handle;
-	uint64_t size;
-	uint64_t va;
-	uint32_t *cpu;
-};
+/*
+ * tools/lib/tempo-uapi: what is not the subject of an example (buffers
+ * mapped for the CPU and the GPU, packets, syncobj waits).
+ */
+#include "tempo_uapi.h"
 
-int ex_buffer_new(int fd, uint64_t size, uint32_t vm_flags,
-		  struct ex_buffer *buf);
-void ex_buffer_free(int fd, struct ex_buffer *buf);
-uint32_t ex_batch_write(uint32_t *cs, uint64_t dst, uint32_t value);
-int ex_syncobj_wait(int fd, uint32_t syncobj, uint64_t point);
+/* helpers.c */
+uint64_t ex_batch_write(const struct tempo_bo *buf, uint64_t offset,
+			uint64_t dst, uint32_t value);
 
 /* query.c */
 void *ex_query(int fd, uint32_t query_id, uint32_t *size);
+int ex_query_struct(int fd, uint32_t query_id, void *out, uint32_t len);
 int example_query(int fd, struct drm_tempo_query_device *dev);
 int example_query_limits(int fd, struct drm_tempo_query_limits *limits);
 int ex_engines_of_class(int fd, uint16_t engine_class,

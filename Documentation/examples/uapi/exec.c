@@ -30,25 +30,23 @@ int example_exec_syncobjs(int fd, uint32_t ctx_id)
 		.num_batches = 1,
 		.out_fence_fd = -1,
 	};
-	struct ex_buffer buf;
 	uint64_t batch_a, batch_b;
+	struct tempo_bo buf;
+	uint32_t *cpu;
 	int ret;
 
-	ret = ex_buffer_new(fd, 65536, 0, &buf);
-	if (ret)
-		return ret;
-	if (drmSyncobjCreate(fd, 0, &point1.handle)) {
-		ret = -errno;
-		goto out_buf;
-	}
+	if (drmSyncobjCreate(fd, 0, &point1.handle))
+		return -errno;
 	if (drmSyncobjCreate(fd, 0, &done.handle)) {
 		ret = -errno;
 		goto out_timeline;
 	}
-	batch_a = buf.va;
-	batch_b = buf.va + 256;
-	ex_batch_write(buf.cpu, buf.va + 4096, 1);
-	ex_batch_write(buf.cpu + 64, buf.va + 4100, 2);
+	ret = tempo_bo_new(fd, 65536, 0, &buf);
+	if (ret)
+		goto out_done;
+	cpu = buf.map;
+	batch_a = ex_batch_write(&buf, 0, buf.va + 4096, 1);
+	batch_b = ex_batch_write(&buf, 256, buf.va + 4100, 2);
 
 	exec.slot = 0;
 	exec.batches = (uintptr_t)&batch_a;
@@ -63,25 +61,22 @@ int example_exec_syncobjs(int fd, uint32_t ctx_id)
 	exec.batches = (uintptr_t)&batch_b;
 	exec.num_in_syncs = 1;
 	exec.in_syncs = (uintptr_t)&point1;
-	exec.num_out_syncs = 1;
 	exec.out_syncs = (uintptr_t)&done;
-	if (drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec)) {
-		ret = -errno;
-		goto out;
-	}
+	ret = drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec) ? -errno : 0;
 
 	/* Either wait works: the timeline point, or the binary syncobj. */
-	ret = ex_syncobj_wait(fd, point1.handle, 1);
 	if (!ret)
-		ret = ex_syncobj_wait(fd, done.handle, 0);
-	if (!ret && (buf.cpu[1024] != 1 || buf.cpu[1025] != 2))
+		ret = tempo_syncobj_wait(fd, point1.handle, 1, 5000);
+	if (!ret)
+		ret = tempo_syncobj_wait(fd, done.handle, 0, 5000);
+	if (!ret && (cpu[1024] != 1 || cpu[1025] != 2))
 		ret = -EPROTO;
 out:
+	tempo_bo_del(fd, &buf);
+out_done:
 	drmSyncobjDestroy(fd, done.handle);
 out_timeline:
 	drmSyncobjDestroy(fd, point1.handle);
-out_buf:
-	ex_buffer_free(fd, &buf);
 	return ret;
 }
 /* end of example */
@@ -119,15 +114,14 @@ int example_exec_sync_file(int fd, uint32_t ctx_id)
 		.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
 		.num_batches = 1,
 	};
-	struct ex_buffer buf;
+	struct tempo_bo buf;
 	uint64_t batch;
 	int ret;
 
-	ret = ex_buffer_new(fd, 8192, 0, &buf);
+	ret = tempo_bo_new(fd, 8192, 0, &buf);
 	if (ret)
 		return ret;
-	batch = buf.va;
-	ex_batch_write(buf.cpu, buf.va + 4096, 42);
+	batch = ex_batch_write(&buf, 0, buf.va + 4096, 42);
 	exec.batches = (uintptr_t)&batch;
 	if (drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec)) {
 		ret = -errno;
@@ -137,11 +131,11 @@ int example_exec_sync_file(int fd, uint32_t ctx_id)
 	ret = ex_sync_file_wait(exec.out_fence_fd, 5000);
 	close(exec.out_fence_fd);
 	if (ret == 1)
-		ret = buf.cpu[1024] == 42 ? 0 : -EPROTO;
+		ret = ((uint32_t *)buf.map)[1024] == 42 ? 0 : -EPROTO;
 	else if (ret == 0)
 		ret = -EPROTO;
 out:
-	ex_buffer_free(fd, &buf);
+	tempo_bo_del(fd, &buf);
 	return ret;
 }
 /* end of example */
@@ -160,26 +154,23 @@ int example_exec_parallel(int fd, const struct drm_tempo_query_device *dev)
 		.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
 		.num_batches = 2,
 	};
-	struct ex_buffer buf;
+	struct tempo_batch batch;
+	struct tempo_bo buf;
 	uint64_t batches[2];
-	uint32_t *cs, i;
+	uint32_t *ids, i;
 	int ret;
 
 	ret = example_ctx_create_parallel(fd, dev, 2, &exec.ctx_id);
 	if (ret)
 		return ret;
-	ret = ex_buffer_new(fd, 8192, 0, &buf);
+	ret = tempo_bo_new(fd, 8192, 0, &buf);
 	if (ret)
 		goto out_ctx;
 	for (i = 0; i < 2; i++) {
-		uint64_t dst = buf.va + 4096 + 4 * i;
-
-		cs = buf.cpu + 64 * i;
-		batches[i] = buf.va + 256 * i;
-		cs[0] = DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3);
-		cs[1] = (uint32_t)dst;
-		cs[2] = (uint32_t)(dst >> 32);
-		cs[3] = DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_END, 1);
+		tempo_batch_init(&batch, &buf, 256 * i, 16);
+		tempo_pkt_write_engine_id(&batch, buf.va + 4096 + 4 * i);
+		tempo_pkt_end(&batch);
+		batches[i] = batch.va;
 	}
 	exec.batches = (uintptr_t)batches;
 	if (drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec)) {
@@ -188,15 +179,16 @@ int example_exec_parallel(int fd, const struct drm_tempo_query_device *dev)
 	}
 	ret = ex_sync_file_wait(exec.out_fence_fd, 5000);
 	close(exec.out_fence_fd);
+	ids = (uint32_t *)buf.map + 1024;
 	if (ret == 1)	/* two different engines, both compute */
-		ret = buf.cpu[1024] != buf.cpu[1025] &&
-		      buf.cpu[1024] >> 16 == DRM_TEMPO_ENGINE_CLASS_COMPUTE &&
-		      buf.cpu[1025] >> 16 == DRM_TEMPO_ENGINE_CLASS_COMPUTE ?
+		ret = ids[0] != ids[1] &&
+		      ids[0] >> 16 == DRM_TEMPO_ENGINE_CLASS_COMPUTE &&
+		      ids[1] >> 16 == DRM_TEMPO_ENGINE_CLASS_COMPUTE ?
 		      0 : -EPROTO;
 	else if (ret == 0)
 		ret = -EPROTO;
 out_buf:
-	ex_buffer_free(fd, &buf);
+	tempo_bo_del(fd, &buf);
 out_ctx:
 	example_ctx_destroy(fd, exec.ctx_id);
 	return ret;

@@ -41,22 +41,33 @@ void *ex_query(int fd, uint32_t query_id, uint32_t *size)
 	return data;
 }
 
+/*
+ * A newer kernel may append fields to an answer, an older one have fewer:
+ * never pass sizeof(*out) blindly, probe, and keep the fields this build
+ * knows (the others read as zero).
+ */
+int ex_query_struct(int fd, uint32_t query_id, void *out, uint32_t len)
+{
+	uint32_t size;
+	void *answer = ex_query(fd, query_id, &size);
+
+	if (!answer)
+		return -errno;
+	memset(out, 0, len);
+	memcpy(out, answer, size < len ? size : len);
+	free(answer);
+	return 0;
+}
+
 int example_query(int fd, struct drm_tempo_query_device *dev)
 {
 	struct drm_tempo_query_engines *engines;
-	void *answer;
 	uint32_t size;
+	int ret;
 
-	/*
-	 * A newer kernel may append fields to the answer: never pass
-	 * sizeof(*dev) blindly, probe and keep the fields this build knows.
-	 */
-	answer = ex_query(fd, DRM_TEMPO_QUERY_DEVICE, &size);
-	if (!answer)
-		return -errno;
-	memset(dev, 0, sizeof(*dev));
-	memcpy(dev, answer, size < sizeof(*dev) ? size : sizeof(*dev));
-	free(answer);
+	ret = ex_query_struct(fd, DRM_TEMPO_QUERY_DEVICE, dev, sizeof(*dev));
+	if (ret)
+		return ret;
 
 	/* ENGINES: a count, then one entry per engine (the default map). */
 	engines = ex_query(fd, DRM_TEMPO_QUERY_ENGINES, &size);
@@ -80,16 +91,8 @@ int example_query(int fd, struct drm_tempo_query_device *dev)
  */
 int example_query_limits(int fd, struct drm_tempo_query_limits *limits)
 {
-	struct drm_tempo_query_limits *answer;
-	uint32_t size;
-
-	answer = ex_query(fd, DRM_TEMPO_QUERY_LIMITS, &size);
-	if (!answer)
-		return -errno;
-	memset(limits, 0, sizeof(*limits));
-	memcpy(limits, answer, size < sizeof(*limits) ? size : sizeof(*limits));
-	free(answer);
-	return 0;
+	return ex_query_struct(fd, DRM_TEMPO_QUERY_LIMITS, limits,
+			       sizeof(*limits));
 }
 /* end of example */
 
@@ -98,22 +101,16 @@ int ex_engines_of_class(int fd, uint16_t engine_class,
 			struct drm_tempo_engine *engines, uint32_t max)
 {
 	struct drm_tempo_query_engines *all;
-	uint32_t size, i, n = 0;
+	uint32_t size;
+	int n;
 
 	all = ex_query(fd, DRM_TEMPO_QUERY_ENGINES, &size);
 	if (!all)
 		return -errno;
-	for (i = 0; i < all->num_engines && n < max; i++) {
-		if (all->engines[i].engine_class != engine_class)
-			continue;
-		engines[n].engine_class = engine_class;
-		engines[n].engine_instance = all->engines[i].engine_instance;
-		n++;
-	}
+	n = (int)tempo_engines_of_class(all, engine_class, engines, max);
 	free(all);
-	return (int)n;
+	return n;
 }
-/* end of example */
 
 /* example: query-errors */
 int example_query_errors(int fd)
