@@ -35,8 +35,9 @@ int main()
         const auto value = target.read<std::uint32_t>(0);
         std::printf("read back 0x%08x\n", value);
         return value == 0x600dcafeU ? 0 : 1;
-    } catch (const tempo::Error& e) {
-        // For example "open: no DRM render node is driven by tempo ...: No such device".
+    } catch (const tempo::Exception& e) {
+        // Any libtempo error, for example "drmGetDevices2: no DRM render node is
+        // driven by tempo (is the module loaded?): No such device".
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }

@@ -23,7 +23,7 @@
 
 #include <tempo/tempo.hpp>
 
-#include "run_command.hpp"
+#include "device_fixture.hpp"
 
 namespace {
 
@@ -40,42 +40,33 @@ using tempo::GpuAddress;
 using tempo::Queue;
 using tempo::Slot;
 using tempo::WaitResult;
+using tempo_test::job_wait;
 
-constexpr auto job_wait = 10s;
-
-class CommandListDeviceTest : public ::testing::Test {
+class CommandListDeviceTest : public tempo_test::DeviceFixture {
 protected:
     void SetUp() override
     {
-        device_ = tempo::Device::try_open();
-        if (!device_)
-            GTEST_SKIP() << "no tempo device (run the tests in the VM: tools/vm/run -- "
-                            "build/cmake/tests/libtempo_device_test)";
+        DeviceFixture::SetUp();
+        if (IsSkipped())
+            return;
         // Two compute engines when there are: a blocked job on one does not hold the other.
-        std::vector<Engine> map{first_compute(0)};
-        map.push_back(device_->find_engine({EngineClass::Compute, 1})
-                          ? Engine{EngineClass::Compute, 1}
-                          : map[0]);
-        submitter_ = tempo::DeviceSubmitter::create(*device_, map);
+        const Engine first = compute_engine(0);
+        const Engine map[] = {first, device().find_engine({EngineClass::Compute, 1})
+                                         ? Engine{EngineClass::Compute, 1}
+                                         : first};
+        submitter_ = tempo::DeviceSubmitter::create(device(), map);
     }
 
-    [[nodiscard]] Engine first_compute(std::uint16_t instance) const
-    {
-        if (device_->find_engine({EngineClass::Compute, instance}))
-            return {EngineClass::Compute, instance};
-        return device_->engines().front().engine;
-    }
     [[nodiscard]] bool two_engines() const
     {
         return submitter_->context().engine_map()[0] != submitter_->context().engine_map()[1];
     }
-    [[nodiscard]] Buffer buffer(std::uint64_t size = 4096) const { return Buffer(*device_, size); }
+    [[nodiscard]] Buffer buffer(std::uint64_t size = 4096) const { return Buffer(device(), size); }
     [[nodiscard]] CommandList list(tempo::CommandListOptions options = {}) const
     {
         return CommandList(submitter_, options);
     }
 
-    std::optional<tempo::Device> device_;
     std::shared_ptr<tempo::DeviceSubmitter> submitter_;
 };
 
@@ -380,12 +371,8 @@ TEST_F(CommandListDeviceTest, BatchMemoryIsRecycled)
 
 TEST_F(CommandListDeviceTest, DocumentationExampleRuns)
 {
-    const std::string example = TEMPO_COMMAND_LISTS_EXAMPLE_PATH;
-    if (example.empty())
-        GTEST_SKIP() << "the examples are not built";
-    const auto [status, output] = tempo_test::run_command(example);
-    EXPECT_EQ(status, 0) << output;
-    EXPECT_EQ(output, "original: 18, clone: 36, batched: 10\n");
+    tempo_test::expect_example_prints(TEMPO_COMMAND_LISTS_EXAMPLE_PATH,
+                                      "original: 18, clone: 36, batched: 10\n");
 }
 
 } // namespace

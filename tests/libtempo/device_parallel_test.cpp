@@ -23,7 +23,7 @@
 
 #include <tempo/tempo.hpp>
 
-#include "run_command.hpp"
+#include "device_fixture.hpp"
 
 namespace {
 
@@ -39,17 +39,15 @@ using tempo::Queue;
 using tempo::Slot;
 using tempo::SlotKind;
 using tempo::WaitResult;
+using tempo_test::job_wait;
 
-constexpr auto job_wait = 10s;
-
-class ParallelDeviceTest : public ::testing::Test {
+class ParallelDeviceTest : public tempo_test::DeviceFixture {
 protected:
     void SetUp() override
     {
-        device_ = tempo::Device::try_open();
-        if (!device_)
-            GTEST_SKIP() << "no tempo device (run the tests in the VM: tools/vm/run -- "
-                            "build/cmake/tests/libtempo_device_test)";
+        DeviceFixture::SetUp();
+        if (IsSkipped())
+            return;
         for (const tempo::EngineInfo& info : device_->engines())
             if (info.engine.engine_class == EngineClass::Compute)
                 computes_.push_back(info.engine);
@@ -78,7 +76,6 @@ protected:
         return list;
     }
 
-    std::optional<tempo::Device> device_;
     std::vector<Engine> computes_;
 };
 
@@ -258,12 +255,8 @@ TEST_F(ParallelDeviceTest, TheKernelRefusesAParallelSlotOfAClassWithoutSupport)
 
 TEST_F(ParallelDeviceTest, DocumentationExampleRuns)
 {
-    const std::string example = TEMPO_PARALLEL_EXAMPLE_PATH;
-    if (example.empty())
-        GTEST_SKIP() << "the examples are not built";
-    const auto [status, output] = tempo_test::run_command(example);
-    EXPECT_EQ(status, 0) << output;
-    EXPECT_EQ(output, "gang: 1024, load-balanced: 7\n");
+    tempo_test::expect_example_prints(TEMPO_PARALLEL_EXAMPLE_PATH,
+                                      "gang: 1024, load-balanced: 7\n");
 }
 
 } // namespace

@@ -35,7 +35,7 @@
 
 #include <tempo/tempo.hpp>
 
-#include "run_command.hpp"
+#include "device_fixture.hpp"
 
 namespace {
 
@@ -52,8 +52,7 @@ using tempo::Slot;
 using tempo::Syncobj;
 using tempo::SyncPoint;
 using tempo::WaitResult;
-
-constexpr auto job_wait = 10s;
+using tempo_test::job_wait;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -151,26 +150,8 @@ std::pair<int, std::string> run_in_child(Fn&& fn)
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, message};
 }
 
-class DeviceTest : public ::testing::Test {
+class DeviceTest : public tempo_test::DeviceFixture {
 protected:
-    void SetUp() override
-    {
-        device_ = tempo::Device::try_open();
-        if (!device_)
-            GTEST_SKIP() << "no tempo device (load tempo.ko, or run the tests in the VM: "
-                            "tools/vm/run -- build/cmake/tests/libtempo_device_test)";
-    }
-
-    [[nodiscard]] const tempo::Device& device() const { return *device_; }
-
-    /// compute:0, or the first engine of a device without compute engines.
-    [[nodiscard]] Engine compute_engine() const
-    {
-        if (device().find_engine({EngineClass::Compute, 0}))
-            return {EngineClass::Compute, 0};
-        return device().engines().front().engine;
-    }
-
     /// Runs @packets on @engine in a one-slot context and waits for the job.
     Fence run(const PacketWriter& packets, std::optional<Engine> engine = std::nullopt)
     {
@@ -183,8 +164,6 @@ protected:
         EXPECT_EQ(fence->wait(job_wait), WaitResult::Signaled) << "job on " << to_string(e);
         return std::move(*fence);
     }
-
-    std::optional<tempo::Device> device_;
 };
 
 // ---------------------------------------------------------------------------
@@ -324,9 +303,9 @@ TEST_F(DeviceTest, OpenByPathAndEnumerate)
         (void)tempo::Device::open("/dev/null");
         FAIL() << "opened /dev/null as a tempo device";
     } catch (const tempo::Error& e) {
-        EXPECT_EQ(e.operation(), "DRM_IOCTL_VERSION");
+        EXPECT_EQ(e.operation(), "drmGetVersion");
         EXPECT_TRUE(
-            std::string{e.what()}.starts_with("DRM_IOCTL_VERSION: /dev/null is not a DRM device: "))
+            std::string{e.what()}.starts_with("drmGetVersion: /dev/null is not a DRM device: "))
             << e.what();
     }
 }
@@ -869,12 +848,7 @@ TEST_F(DeviceTest, TempoInfoRuns)
 
 TEST_F(DeviceTest, DocumentationExampleRuns)
 {
-    const std::string example = TEMPO_HELLO_PATH;
-    if (example.empty())
-        GTEST_SKIP() << "the examples are not built";
-    const auto [status, output] = tempo_test::run_command(example);
-    EXPECT_EQ(status, 0) << output;
-    EXPECT_EQ(output, "read back 0x600dcafe\n");
+    tempo_test::expect_example_prints(TEMPO_HELLO_PATH, "read back 0x600dcafe\n");
 }
 
 } // namespace

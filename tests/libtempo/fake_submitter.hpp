@@ -86,8 +86,6 @@ public:
     [[nodiscard]] std::uint32_t slot_width(Slot slot) const noexcept override;
     [[nodiscard]] std::shared_ptr<BatchMemory>
     upload(std::span<const std::uint32_t> dwords) override;
-    [[nodiscard]] SyncobjHandle create_timeline() override;
-    void destroy_timeline(SyncobjHandle timeline) noexcept override;
     void submit(const Exec& exec) override;
     WaitResult wait(SyncPoint point, std::chrono::nanoseconds timeout) override;
     [[nodiscard]] std::uint64_t last_signaled(SyncobjHandle timeline) override;
@@ -135,6 +133,10 @@ private:
         bool alive{true};
         std::map<std::uint64_t, Fence> points;
     };
+
+    // Submitter, for SubmitterTimeline
+    [[nodiscard]] SyncobjHandle create_timeline() override;
+    void destroy_timeline(SyncobjHandle timeline) noexcept override;
 
     void release(std::uint64_t base) noexcept;
     [[nodiscard]] bool has_fence(SyncPoint point) const;

@@ -81,6 +81,14 @@ protected:
     {
         return CommandList(fake_, options);
     }
+    /// A closed list of one ATOMIC INC of the counter at data_va.
+    [[nodiscard]] CommandList incrementer(CommandListOptions options = {}) const
+    {
+        CommandList l = list(options);
+        l.append_atomic_inc(data_va);
+        l.close();
+        return l;
+    }
     [[nodiscard]] Event event() const { return Event(fake_); }
     void expect_no_problems() const
     {
@@ -361,9 +369,7 @@ TEST_F(CommandListTest, ExecutingOnAnotherSubmitterIsRefused)
 
 TEST_F(CommandListTest, OneShotListExecutesOnce)
 {
-    CommandList l = list({.usage = CommandListUsage::OneShot});
-    l.append_atomic_inc(data_va);
-    l.close();
+    CommandList l = incrementer({.usage = CommandListUsage::OneShot});
     Queue queue(fake_, Slot{0});
     queue.execute(l);
     EXPECT_EQ(usage_error([&] { queue.execute(l); }),
@@ -379,9 +385,7 @@ TEST_F(CommandListTest, OneShotListExecutesOnce)
 TEST_F(CommandListTest, ReusableListRefusesASecondExecutionWhileTheFirstRuns)
 {
     fake_->auto_run = false;
-    CommandList l = list({.usage = CommandListUsage::Reusable});
-    l.append_atomic_inc(data_va);
-    l.close();
+    CommandList l = incrementer({.usage = CommandListUsage::Reusable});
     Queue queue(fake_, Slot{0});
     queue.execute(l);
     EXPECT_TRUE(l.executing());
@@ -402,9 +406,7 @@ TEST_F(CommandListTest, ReusableListRefusesASecondExecutionWhileTheFirstRuns)
 TEST_F(CommandListTest, SimultaneousListRunsSeveralTimesAtOnce)
 {
     fake_->auto_run = false;
-    CommandList l = list({.usage = CommandListUsage::Simultaneous});
-    l.append_atomic_inc(data_va);
-    l.close();
+    CommandList l = incrementer({.usage = CommandListUsage::Simultaneous});
     Queue a(fake_, Slot{0});
     Queue b(fake_, Slot{1});
     a.execute(l);
@@ -421,9 +423,7 @@ TEST_F(CommandListTest, DestroyingAListWhileItExecutesIsSafe)
     fake_->auto_run = false;
     Queue queue(fake_, Slot{0});
     {
-        CommandList l = list();
-        l.append_atomic_inc(data_va);
-        l.close();
+        CommandList l = incrementer();
         queue.execute(l);
     }
     fake_->run();
@@ -736,6 +736,24 @@ public:
     std::vector<std::pair<tempo::Command, std::vector<Event>>> appended;
     std::vector<Event> signals;
 
+    /// Options that re-append here; the callbacks log "before ID" (and the name) and "after ID".
+    tempo::VisitOptions logged_reappend(bool names = false)
+    {
+        return {.default_op = tempo::VisitDefault::Reappend,
+                .target = this,
+                .before =
+                    [this, names](const tempo::VisitedCommand& c, tempo::VisitSync&) {
+                        std::string entry = "before " + std::to_string(c.id.value());
+                        if (names)
+                            entry += " " + std::string{tempo::command_name(c.command)};
+                        log_.push_back(entry);
+                    },
+                .after =
+                    [this](const tempo::VisitedCommand& c, tempo::VisitSync&) {
+                        log_.push_back("after " + std::to_string(c.id.value()));
+                    }};
+    }
+
 private:
     CommandId record(tempo::Command&& command, const tempo::Sync& sync) override
     {
@@ -752,6 +770,9 @@ template <typename... Fns>
 struct Overloaded : Fns... {
     using Fns::operator()...;
 };
+// Clang before 17 does not deduce the arguments of aggregates by itself.
+template <typename... Fns>
+Overloaded(Fns...) -> Overloaded<Fns...>;
 
 TEST_F(CommandListTest, VisitOfAnOpenListIsRefused)
 {
@@ -772,17 +793,7 @@ TEST_F(CommandListTest, VisitRunsBeforeDefaultAfterInRecordingOrder)
     l.close();
     std::vector<std::string> log;
     SpySink target(log);
-    l.visit({.default_op = tempo::VisitDefault::Reappend,
-             .target = &target,
-             .before =
-                 [&](const tempo::VisitedCommand& c, tempo::VisitSync&) {
-                     log.push_back("before " + std::to_string(c.id.value()) + " " +
-                                   std::string{tempo::command_name(c.command)});
-                 },
-             .after =
-                 [&](const tempo::VisitedCommand& c, tempo::VisitSync&) {
-                     log.push_back("after " + std::to_string(c.id.value()));
-                 }});
+    l.visit(target.logged_reappend(true));
     EXPECT_EQ(log, (std::vector<std::string>{"before 0 write", "append 0", "after 0",
                                              "before 1 fill", "append 1", "after 1",
                                              "before 2 barrier", "append 2", "after 2"}));
@@ -815,16 +826,7 @@ TEST_F(CommandListTest, ConcreteVisitorReplacesEverythingForItsKind)
     l.close();
     std::vector<std::string> log;
     SpySink target(log);
-    l.visit({.default_op = tempo::VisitDefault::Reappend,
-             .target = &target,
-             .before =
-                 [&](const tempo::VisitedCommand& c, tempo::VisitSync&) {
-                     log.push_back("before " + std::to_string(c.id.value()));
-                 },
-             .after =
-                 [&](const tempo::VisitedCommand& c, tempo::VisitSync&) {
-                     log.push_back("after " + std::to_string(c.id.value()));
-                 }},
+    l.visit(target.logged_reappend(),
             Overloaded{
                 [&](const cmd::Dispatch& d, const tempo::VisitedCommand& c) {
                     log.push_back("dispatch " + std::to_string(c.id.value()) + " x" +

@@ -2,7 +2,8 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * tempo::Error, the ioctl helper and the reasons of the errors.
+ * tempo::Exception and its errors, the DRM call helpers and the reasons of
+ * the errors.
  */
 #include <cerrno>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <drm/tempo_drm.h>
+#include <xf86drm.h>
 
 #include <tempo/error.hpp>
 #include <tempo/unique_fd.hpp>
@@ -51,6 +53,59 @@ TEST(Error, IsASystemError)
         return;
     }
     FAIL() << "not caught as std::system_error";
+}
+
+TEST(Error, EveryErrorIsATempoException)
+{
+    const auto message_of = [](const auto& thrown) -> std::string {
+        try {
+            throw thrown;
+        } catch (const tempo::Exception& e) {
+            return e.what();
+        }
+    };
+    EXPECT_EQ(message_of(tempo::Error(EBUSY, "tempo::Queue::execute", "still executing")),
+              "tempo::Queue::execute: still executing: Device or resource busy");
+    EXPECT_EQ(message_of(tempo::UsageError("tempo::CommandList::close: already closed")),
+              "tempo::CommandList::close: already closed");
+}
+
+TEST(Error, UsageErrorIsALogicErrorAndOneStdException)
+{
+    try {
+        throw tempo::UsageError(std::string{"tempo::CommandList::clone: the list is open"});
+    } catch (const std::logic_error& e) {
+        EXPECT_STREQ(e.what(), "tempo::CommandList::clone: the list is open");
+    }
+    try {
+        throw tempo::Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC");
+    } catch (const std::exception& e) {
+        EXPECT_STREQ(e.what(), "DRM_IOCTL_TEMPO_EXEC: Invalid argument");
+    }
+}
+
+TEST(DrmCall, NamesTheLibdrmFunction)
+{
+    constexpr auto create = TEMPO_DRM(drmSyncobjCreate);
+    EXPECT_STREQ(create.name, "drmSyncobjCreate");
+    std::uint32_t handle = 0;
+    EXPECT_EQ(tempo::detail::drm_call(create, -1, 0U, &handle), -EBADF);
+    try {
+        tempo::detail::drm_call_or_throw(
+            create, [] { return std::string{"creating a syncobj"}; }, -1, 0U, &handle);
+        FAIL() << "no exception";
+    } catch (const tempo::Error& e) {
+        EXPECT_EQ(e.error_number(), EBADF);
+        EXPECT_EQ(e.operation(), "drmSyncobjCreate");
+        EXPECT_STREQ(e.what(), "drmSyncobjCreate: creating a syncobj: Bad file descriptor");
+    }
+}
+
+TEST(DrmCall, ResultIsMinusErrnoOnFailure)
+{
+    errno = ENOENT;
+    EXPECT_EQ(tempo::detail::drm_result(-1), -ENOENT);
+    EXPECT_EQ(tempo::detail::drm_result(3), 3);
 }
 
 TEST(Ioctl, ReturnsNegativeErrno)

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@
 #include <tempo/command_list.hpp>
 #include <tempo/error.hpp>
 #include <tempo/queue.hpp>
+#include <tempo/submitter.hpp>
 
 #include "fake_submitter.hpp"
 
@@ -30,6 +32,7 @@ using tempo::BatchedQueue;
 using tempo::BatchedQueueOptions;
 using tempo::CommandId;
 using tempo::CommandList;
+using tempo::CommandListUsage;
 using tempo::Event;
 using tempo::FlushReason;
 using tempo::GpuAddress;
@@ -122,6 +125,29 @@ TEST_F(QueueTest, InFlightSubmissionsAreCappedAndReclaimed)
     EXPECT_EQ(queue.finish(), tempo::WaitResult::Signaled);
     EXPECT_EQ(queue.in_flight(), 0U);
     EXPECT_EQ(fake_->read64(data_va), 4U);
+}
+
+TEST_F(QueueTest, ASubmitterTimelineIsDestroyedOnceByItsLastOwner)
+{
+    {
+        tempo::SubmitterTimeline timeline(fake_);
+        EXPECT_EQ(fake_->live_timelines(), 1U);
+        EXPECT_EQ(timeline.submitter(), fake_);
+        EXPECT_EQ(timeline.at(3), (SyncPoint{timeline.handle(), 3}));
+        EXPECT_EQ(timeline.last_signaled(), 0U);
+        fake_->signal(timeline.at(1));
+        EXPECT_EQ(timeline.last_signaled(), 1U);
+
+        tempo::SubmitterTimeline moved = std::move(timeline);
+        EXPECT_EQ(timeline.handle(), tempo::SyncobjHandle{}); // NOLINT(bugprone-use-after-move)
+        EXPECT_EQ(fake_->live_timelines(), 1U);
+        tempo::SubmitterTimeline other(fake_);
+        EXPECT_EQ(fake_->live_timelines(), 2U);
+        other = std::move(moved);
+        EXPECT_EQ(fake_->live_timelines(), 1U) << "the assignment destroyed the old timeline";
+    }
+    EXPECT_EQ(fake_->live_timelines(), 0U);
+    EXPECT_THROW(tempo::SubmitterTimeline{nullptr}, std::invalid_argument);
 }
 
 TEST_F(QueueTest, QueueKeepsBatchMemoryUntilTheGpuIsDone)
@@ -438,140 +464,191 @@ TEST_F(QueueTest, TwoQueuesWaitingOnEachOthersUnflushedEvents)
  * ENOENT. At the end every command ran exactly once, each queue's commands
  * in order, and every host wait saw the latest signal of its event done.
  */
-class RandomSequenceTest : public QueueTest, public ::testing::WithParamInterface<unsigned> {};
+class RandomSequenceTest : public QueueTest, public ::testing::WithParamInterface<unsigned> {
+protected:
+    // What the two command lists count: their executions.
+    static constexpr GpuAddress list_counter = data_va + 0x100000;
+    static constexpr GpuAddress evented_counter = data_va + 0x100008;
+
+    void SetUp() override
+    {
+        rng_.seed(GetParam());
+        fake_->auto_run = chance(50);
+        for (std::uint32_t i = 0; i < 2; i++)
+            batched_.push_back(
+                batched(Slot{i}, {.batch_size = 1 + pick(8), .max_in_flight = 1 + pick(4)}));
+        in_order_.emplace(fake_, Slot{2}, tempo::QueueOptions{.max_in_flight = 1 + pick(4)});
+        for (int i = 0; i < 6; i++)
+            events_.push_back(event());
+        signalled_.assign(events_.size(), false);
+        last_signaller_.resize(events_.size());
+        // A reusable list, executed now and then.
+        list_.emplace(fake_, tempo::CommandListOptions{.usage = CommandListUsage::Simultaneous});
+        list_->append_atomic_inc(list_counter);
+        list_->close();
+    }
+
+    void TearDown() override
+    {
+        // Everything goes before the fake's problems are read.
+        evented_.reset();
+        list_.reset();
+        events_.clear();
+        in_order_.reset();
+        batched_.clear();
+        QueueTest::TearDown();
+    }
+
+    bool chance(unsigned percent) { return rng_() % 100 < percent; }
+    std::size_t pick(std::size_t n) { return static_cast<std::size_t>(rng_() % n); }
+
+    tempo::CommandSink& sink(std::size_t q)
+    {
+        return q < 2 ? static_cast<tempo::CommandSink&>(batched_[q]) : *in_order_;
+    }
+
+    /// One random operation.
+    void step()
+    {
+        const auto op = static_cast<unsigned>(pick(100));
+        if (op < 55)
+            append();
+        else if (op < 65)
+            batched_[pick(2)].flush();
+        else if (op < 72)
+            host_wait(pick(events_.size()));
+        else if (op < 79)
+            (void)events_[pick(events_.size())].signaled();
+        else if (op < 84)
+            execute_list();
+        else if (op < 88)
+            finish(pick(3));
+        else
+            fake_->run();
+        if (!evented_)
+            record_evented_list();
+    }
+
+    /// A write of its command number on a random queue, with random waits and signal.
+    void append()
+    {
+        const std::size_t q = pick(3);
+        std::vector<Event> waits;
+        for (std::size_t i = 0; i < events_.size(); i++)
+            if (signalled_[i] && chance(15))
+                waits.push_back(events_[i]);
+        tempo::Sync sync{.wait = waits};
+        std::optional<std::size_t> signal;
+        if (chance(30)) {
+            signal = pick(events_.size());
+            sync.signal = events_[*signal];
+        }
+        const auto uid = static_cast<std::uint32_t>(queue_of_.size());
+        queue_of_.push_back(q);
+        sink(q).append_write(data_va + std::uint64_t{uid} * 4, uid + 1, sync);
+        if (signal) {
+            signalled_[*signal] = true;
+            last_signaller_[*signal] = uid;
+        }
+    }
+
+    /// Waits on event @e; the command of its latest signal must have run.
+    void host_wait(std::size_t e)
+    {
+        if (!signalled_[e])
+            return;
+        ASSERT_EQ(events_[e].wait(), tempo::WaitResult::Signaled);
+        if (!last_signaller_[e])
+            return;
+        const std::uint32_t uid = *last_signaller_[e];
+        EXPECT_EQ(fake_->read32(data_va + std::uint64_t{uid} * 4), uid + 1)
+            << "event " << e << " waited, but its signal (command " << uid << ") did not run";
+    }
+
+    void execute_list()
+    {
+        const bool use_evented = evented_ && chance(50);
+        CommandList& l = use_evented ? *evented_ : *list_;
+        const std::size_t q = pick(3);
+        if (q < 2)
+            batched_[q].execute(l);
+        else
+            in_order_->execute(l);
+        if (use_evented) {
+            evented_runs_++;
+            signalled_[evented_signal_] = true;
+            last_signaller_[evented_signal_].reset(); // not a write: not checked
+        } else {
+            list_runs_++;
+        }
+    }
+
+    void finish(std::size_t q)
+    {
+        if (q < 2)
+            batched_[q].finish();
+        else
+            in_order_->finish();
+    }
+
+    /// Once some event is signalled: a list that waits on it and signals another one.
+    void record_evented_list()
+    {
+        const auto waited = std::find(signalled_.begin(), signalled_.end(), true);
+        if (waited == signalled_.end())
+            return;
+        const Event waits[] = {events_[static_cast<std::size_t>(waited - signalled_.begin())]};
+        evented_signal_ = pick(events_.size());
+        evented_.emplace(fake_, tempo::CommandListOptions{.usage = CommandListUsage::Simultaneous});
+        evented_->append_barrier({.wait = waits});
+        evented_->append_atomic_inc(evented_counter, {.signal = events_[evented_signal_]});
+        evented_->close();
+    }
+
+    /// Every command ran exactly once, in order within its queue, and so did the lists.
+    void expect_every_command_ran_once_in_order()
+    {
+        std::map<std::uint64_t, int> runs;
+        std::vector<std::vector<std::uint32_t>> order(3);
+        for (const auto& [address, value] : fake_->writes()) {
+            runs[address]++;
+            const std::uint32_t uid = value - 1;
+            ASSERT_EQ(address, data_va.value() + std::uint64_t{uid} * 4);
+            order[queue_of_[uid]].push_back(uid);
+        }
+        for (std::uint32_t uid = 0; uid < queue_of_.size(); uid++)
+            EXPECT_EQ(runs[data_va.value() + std::uint64_t{uid} * 4], 1) << "command " << uid;
+        for (const auto& uids : order)
+            EXPECT_TRUE(std::is_sorted(uids.begin(), uids.end()));
+        EXPECT_EQ(fake_->read64(list_counter), list_runs_);
+        EXPECT_EQ(fake_->read64(evented_counter), evented_runs_);
+    }
+
+    std::mt19937 rng_;
+    std::vector<BatchedQueue> batched_;
+    std::optional<Queue> in_order_;
+    std::vector<Event> events_;
+    std::vector<bool> signalled_;
+    // The command (uid) that last signalled each event, and the queue of each uid.
+    std::vector<std::optional<std::uint32_t>> last_signaller_;
+    std::vector<std::size_t> queue_of_;
+    std::optional<CommandList> list_;
+    std::uint64_t list_runs_ = 0;
+    std::optional<CommandList> evented_;
+    std::size_t evented_signal_ = 0;
+    std::uint64_t evented_runs_ = 0;
+};
 
 TEST_P(RandomSequenceTest, NeverDeadlocksNorLosesACommand)
 {
-    std::mt19937 rng(GetParam());
-    const auto chance = [&](unsigned percent) { return rng() % 100 < percent; };
-    const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
-    fake_->auto_run = chance(50);
-
-    std::vector<BatchedQueue> batched_queues;
-    for (std::uint32_t i = 0; i < 2; i++)
-        batched_queues.push_back(
-            batched(Slot{i}, {.batch_size = 1 + pick(8), .max_in_flight = 1 + pick(4)}));
-    Queue in_order(fake_, Slot{2}, {.max_in_flight = 1 + pick(4)});
-    const auto sink = [&](std::size_t q) -> tempo::CommandSink& {
-        return q < 2 ? static_cast<tempo::CommandSink&>(batched_queues[q]) : in_order;
-    };
-
-    std::vector<Event> events;
-    for (int i = 0; i < 6; i++)
-        events.push_back(event());
-    std::vector<bool> signalled(events.size(), false);
-    // The command (uid) that last signalled each event, and the queue of each uid.
-    std::vector<std::optional<std::uint32_t>> last_signaller(events.size());
-    std::vector<std::size_t> queue_of;
-
-    // A reusable list, executed now and then; it counts its executions.
-    const GpuAddress list_counter = data_va + 0x100000;
-    CommandList list(fake_, {.usage = tempo::CommandListUsage::Simultaneous});
-    list.append_atomic_inc(list_counter);
-    list.close();
-    std::uint64_t list_runs = 0;
-    // Another, recorded once some event is signalled: it waits on that
-    // event and signals another one.
-    const GpuAddress evented_counter = data_va + 0x100008;
-    std::optional<CommandList> evented;
-    std::size_t evented_signal = 0;
-    std::uint64_t evented_runs = 0;
-
-    for (int step = 0; step < 400; step++) {
-        const unsigned op = static_cast<unsigned>(pick(100));
-        if (op < 55) {
-            const std::size_t q = pick(3);
-            std::vector<Event> waits;
-            for (std::size_t i = 0; i < events.size(); i++)
-                if (signalled[i] && chance(15))
-                    waits.push_back(events[i]);
-            tempo::Sync sync{.wait = waits};
-            std::optional<std::size_t> signal;
-            if (chance(30)) {
-                signal = pick(events.size());
-                sync.signal = events[*signal];
-            }
-            const auto uid = static_cast<std::uint32_t>(queue_of.size());
-            queue_of.push_back(q);
-            sink(q).append_write(data_va + std::uint64_t{uid} * 4, uid + 1, sync);
-            if (signal) {
-                signalled[*signal] = true;
-                last_signaller[*signal] = uid;
-            }
-        } else if (op < 65) {
-            batched_queues[pick(2)].flush();
-        } else if (op < 72) {
-            const std::size_t e = pick(events.size());
-            if (!signalled[e])
-                continue;
-            ASSERT_EQ(events[e].wait(), tempo::WaitResult::Signaled);
-            if (!last_signaller[e])
-                continue;
-            const std::uint32_t uid = *last_signaller[e];
-            EXPECT_EQ(fake_->read32(data_va + std::uint64_t{uid} * 4), uid + 1)
-                << "event " << e << " waited, but its signal (command " << uid << ") did not run";
-        } else if (op < 79) {
-            const std::size_t e = pick(events.size());
-            (void)events[e].signaled();
-        } else if (op < 84) {
-            const bool use_evented = evented && chance(50);
-            CommandList& l = use_evented ? *evented : list;
-            const std::size_t q = pick(3);
-            if (q < 2)
-                batched_queues[q].execute(l);
-            else
-                in_order.execute(l);
-            if (use_evented) {
-                evented_runs++;
-                signalled[evented_signal] = true;
-                last_signaller[evented_signal].reset(); // not a write: not checked
-            } else {
-                list_runs++;
-            }
-        } else if (op < 88) {
-            const std::size_t q = pick(3);
-            if (q < 2)
-                batched_queues[q].finish();
-            else
-                in_order.finish();
-        } else {
-            fake_->run();
-        }
-        if (!evented) {
-            const auto waited = std::find(signalled.begin(), signalled.end(), true);
-            if (waited != signalled.end()) {
-                const Event waits[] = {
-                    events[static_cast<std::size_t>(waited - signalled.begin())]};
-                evented_signal = pick(events.size());
-                evented.emplace(fake_, tempo::CommandListOptions{
-                                           .usage = tempo::CommandListUsage::Simultaneous});
-                evented->append_barrier({.wait = waits});
-                evented->append_atomic_inc(evented_counter, {.signal = events[evented_signal]});
-                evented->close();
-            }
-        }
-    }
-    for (auto& q : batched_queues)
+    for (int i = 0; i < 400; i++)
+        ASSERT_NO_FATAL_FAILURE(step()) << "step " << i;
+    for (auto& q : batched_)
         q.finish();
-    in_order.finish();
+    in_order_->finish();
     fake_->run();
-
     EXPECT_EQ(fake_->pending_jobs(), 0U);
-    // Every command ran exactly once, in order within its queue.
-    std::map<std::uint64_t, int> runs;
-    std::vector<std::vector<std::uint32_t>> order(3);
-    for (const auto& [address, value] : fake_->writes()) {
-        runs[address]++;
-        const std::uint32_t uid = value - 1;
-        ASSERT_EQ(address, data_va.value() + std::uint64_t{uid} * 4);
-        order[queue_of[uid]].push_back(uid);
-    }
-    for (std::uint32_t uid = 0; uid < queue_of.size(); uid++)
-        EXPECT_EQ(runs[data_va.value() + std::uint64_t{uid} * 4], 1) << "command " << uid;
-    for (const auto& uids : order)
-        EXPECT_TRUE(std::is_sorted(uids.begin(), uids.end()));
-    EXPECT_EQ(fake_->read64(list_counter), list_runs);
-    EXPECT_EQ(fake_->read64(evented_counter), evented_runs);
+    expect_every_command_ran_once_in_order();
 }
 
 INSTANTIATE_TEST_SUITE_P(Runs, RandomSequenceTest, ::testing::Range(1U, 41U));

@@ -21,6 +21,9 @@ template <typename... Fns>
 struct Overloaded : Fns... {
     using Fns::operator()...;
 };
+// Clang before 17 does not deduce the arguments of aggregates by itself.
+template <typename... Fns>
+Overloaded(Fns...) -> Overloaded<Fns...>;
 
 // WRITE_DATA: header and address before the data.
 constexpr std::size_t write_data_overhead = 3;

@@ -35,6 +35,56 @@ std::string command_text(CommandId id)
     return "command " + std::to_string(id.value());
 }
 
+// The segments of @count commands with the events @sync: waits start one,
+// a signal ends one (see the class comment).
+std::vector<detail::Segment> cut_segments(std::size_t count,
+                                          std::span<const detail::SyncEntry> sync)
+{
+    std::vector<detail::Segment> segments;
+    detail::Segment current{};
+    for (std::size_t entry = 0; entry < sync.size(); entry++) {
+        const std::uint32_t i = sync[entry].command;
+        if (!sync[entry].wait.empty()) {
+            if (i != current.first) {
+                current.end = i;
+                segments.push_back(current);
+                current = detail::Segment{.first = i};
+            }
+            current.wait_entry = static_cast<std::int32_t>(entry);
+        }
+        if (sync[entry].signal) {
+            current.end = i + 1;
+            current.signal_entry = static_cast<std::int32_t>(entry);
+            segments.push_back(current);
+            current = detail::Segment{.first = i + 1};
+        }
+    }
+    const auto end = static_cast<std::uint32_t>(count);
+    if (current.first < end || segments.empty()) {
+        current.end = end;
+        segments.push_back(current);
+    }
+    return segments;
+}
+
+// Encodes each segment as a batch of its own (its packets, then END) with
+// @writer; sets the offset of each segment and returns that of each command.
+std::vector<std::uint32_t> encode_segments(std::span<const Command> commands,
+                                           std::span<detail::Segment> segments,
+                                           PacketWriter& writer, const SubmitLimits& limits)
+{
+    std::vector<std::uint32_t> offsets(commands.size());
+    for (detail::Segment& segment : segments) {
+        segment.offset = to_dword_offset(writer.size_dwords());
+        for (std::uint32_t i = segment.first; i < segment.end; i++) {
+            offsets[i] = to_dword_offset(writer.size_dwords());
+            detail::encode(commands[i], writer, limits);
+        }
+        writer.end();
+    }
+    return offsets;
+}
+
 } // namespace
 
 CommandList::CommandList(std::shared_ptr<Submitter> submitter, CommandListOptions options)
@@ -88,49 +138,10 @@ void CommandList::close()
     if (closed_)
         throw UsageError("tempo::CommandList::close: the list is already closed");
     detail::Recording& recording = *recording_;
-    const auto count = static_cast<std::uint32_t>(recording.commands.size());
-
-    // Segments: waits start one, a signal ends one (see the class comment).
-    std::vector<detail::Segment> segments;
-    detail::Segment current{};
-    std::size_t entry = 0;
-    for (std::uint32_t i = 0; i < count; i++) {
-        const detail::SyncEntry* sync =
-            entry < sync_.size() && sync_[entry].command == i ? &sync_[entry] : nullptr;
-        if (!sync)
-            continue;
-        if (!sync->wait.empty()) {
-            if (i != current.first) {
-                current.end = i;
-                segments.push_back(current);
-                current = detail::Segment{.first = i};
-            }
-            current.wait_entry = static_cast<std::int32_t>(entry);
-        }
-        if (sync->signal) {
-            current.end = i + 1;
-            current.signal_entry = static_cast<std::int32_t>(entry);
-            segments.push_back(current);
-            current = detail::Segment{.first = i + 1};
-        }
-        entry++;
-    }
-    if (current.first < count || segments.empty()) {
-        current.end = count;
-        segments.push_back(current);
-    }
-
-    // Each segment is a batch of its own: its packets, then END.
+    std::vector<detail::Segment> segments = cut_segments(recording.commands.size(), sync_);
     PacketWriter writer;
-    std::vector<std::uint32_t> offsets(count);
-    for (detail::Segment& segment : segments) {
-        segment.offset = to_dword_offset(writer.size_dwords());
-        for (std::uint32_t i = segment.first; i < segment.end; i++) {
-            offsets[i] = to_dword_offset(writer.size_dwords());
-            detail::encode(recording.commands[i], writer, limits_);
-        }
-        writer.end();
-    }
+    std::vector<std::uint32_t> offsets =
+        encode_segments(recording.commands, segments, writer, limits_);
     auto memory = submitter_->upload(writer.dwords());
 
     recording.offsets = std::move(offsets);
@@ -161,7 +172,7 @@ CommandList CommandList::clone() const
 bool CommandList::executing()
 {
     std::erase_if(executions_, [](const detail::Execution& execution) {
-        return execution.timeline->reached(execution.point);
+        return execution.timeline->last_signaled() >= execution.point;
     });
     return !executions_.empty();
 }

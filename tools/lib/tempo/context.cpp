@@ -263,13 +263,42 @@ Slot EngineMap::add_parallel(std::uint16_t width, std::span<const Engine> siblin
     return add_parallel(width, static_cast<std::uint16_t>(siblings.size()), engines);
 }
 
-Context::Context(const Device& device, Priority priority) : Context(device, EngineMap{}, priority)
-{}
+namespace {
 
-Context::Context(const Device& device, const EngineMap& engine_map, Priority priority)
-    : device_(detail::Access::state(device))
+// Throws the Error of @request, refused with @ret, that asked for @priority:
+// for EACCES the reason names the caller's ceiling, else it is @reason().
+template <typename ReasonFn>
+[[noreturn]] void throw_priority_error(const detail::DeviceState& device, int ret,
+                                       const detail::IoctlRequest& request, Priority priority,
+                                       ReasonFn&& reason)
 {
-    const std::span<const SlotDesc> map = engine_map.slots();
+    if (ret == -EACCES)
+        detail::throw_ioctl_error(
+            ret, request,
+            detail::priority_not_permitted(priority, detail::current_priority_ceiling(device)));
+    detail::throw_ioctl_error(ret, request, reason());
+}
+
+// Why the kernel refused to create a context with @map.
+std::string create_failure(const detail::DeviceState& device, int ret,
+                           std::span<const SlotDesc> map, Priority priority)
+{
+    std::string reason = "creating a context of priority " + detail::describe_priority(priority) +
+                         " with " + detail::describe_slot_map(map);
+    const bool parallel = std::any_of(map.begin(), map.end(), [](const SlotDesc& slot) {
+        return slot.kind == SlotKind::Parallel;
+    });
+    if (ret == -ENODEV && parallel)
+        reason += "; " + parallel_limits(device.info);
+    if (ret == -E2BIG)
+        reason += "; at most " + std::to_string(DRM_TEMPO_MAX_EXTENSIONS) +
+                  " load-balanced and parallel slots";
+    return reason;
+}
+
+ContextId create_context(const detail::DeviceState& device, std::span<const SlotDesc> map,
+                         Priority priority)
+{
     const CreateArgs args(map);
     drm_tempo_ctx_create create{
         .extensions = args.extensions(),
@@ -280,79 +309,47 @@ Context::Context(const Device& device, const EngineMap& engine_map, Priority pri
         .slots = args.slots(),
     };
     constexpr auto request = TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_CREATE);
-    const int ret = detail::ioctl(device_->fd.get(), request, &create);
-    if (ret == -EACCES)
-        throw Error(
-            EACCES, request.name,
-            detail::priority_not_permitted(priority, detail::current_priority_ceiling(*device_)));
-    if (ret < 0) {
-        std::string reason = "creating a context of priority " +
-                             detail::describe_priority(priority) + " with " +
-                             detail::describe_slot_map(map);
-        const bool parallel = std::any_of(map.begin(), map.end(), [](const SlotDesc& slot) {
-            return slot.kind == SlotKind::Parallel;
-        });
-        if (ret == -ENODEV && parallel)
-            reason += "; " + parallel_limits(device_->info);
-        if (ret == -E2BIG)
-            reason += "; at most " + std::to_string(DRM_TEMPO_MAX_EXTENSIONS) +
-                      " load-balanced and parallel slots";
-        detail::throw_ioctl_error(ret, request, std::move(reason));
-    }
-    id_ = ContextId{create.ctx_id};
-
-    if (map.empty()) {
-        for (const EngineInfo& info : device_->engines) {
-            engine_map_.push_back(info.engine);
-            slots_.push_back(SlotDesc{
-                .kind = SlotKind::Engine, .width = 1, .num_siblings = 1, .engines = {info.engine}});
-        }
-    } else {
-        slots_.assign(map.begin(), map.end());
-        for (const SlotDesc& slot : map)
-            engine_map_.push_back(slot.kind == SlotKind::Engine
-                                      ? slot.engines.front()
-                                      : Engine{EngineClass::Gfx, engine_instance_none});
-    }
+    const int ret = detail::ioctl(device.fd.get(), request, &create);
+    if (ret < 0)
+        throw_priority_error(device, ret, request, priority,
+                             [&] { return create_failure(device, ret, map, priority); });
+    return ContextId{create.ctx_id};
 }
 
-Context::Context(Context&& other) noexcept
-    : device_(std::move(other.device_)),
-      id_(std::exchange(other.id_, ContextId{})),
-      engine_map_(std::move(other.engine_map_)),
-      slots_(std::move(other.slots_))
+// The slots of the default engine map: every engine, in Device::engines() order.
+std::vector<SlotDesc> default_slots(const detail::DeviceState& device)
+{
+    std::vector<SlotDesc> slots;
+    for (const EngineInfo& info : device.engines)
+        slots.push_back(SlotDesc{
+            .kind = SlotKind::Engine, .width = 1, .num_siblings = 1, .engines = {info.engine}});
+    return slots;
+}
+
+} // namespace
+
+void detail::DestroyContext::operator()(const DeviceHandle<ContextId>& context) const noexcept
+{
+    drm_tempo_ctx_destroy destroy{
+        .ctx_id = context.handle.value(),
+        .pad = 0,
+    };
+    (void)ioctl(context.device->fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_DESTROY), &destroy);
+}
+
+Context::Context(const Device& device, Priority priority) : Context(device, EngineMap{}, priority)
 {}
 
-Context& Context::operator=(Context&& other) noexcept
+Context::Context(const Device& device, const EngineMap& engine_map, Priority priority)
 {
-    if (this != &other) {
-        destroy();
-        device_ = std::move(other.device_);
-        id_ = std::exchange(other.id_, ContextId{});
-        engine_map_ = std::move(other.engine_map_);
-        slots_ = std::move(other.slots_);
-    }
-    return *this;
-}
-
-Context::~Context()
-{
-    destroy();
-}
-
-void Context::destroy() noexcept
-{
-    if (device_ && id_ != ContextId{}) {
-        drm_tempo_ctx_destroy destroy{
-            .ctx_id = id_.value(),
-            .pad = 0,
-        };
-        detail::ioctl(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_DESTROY), &destroy);
-    }
-    id_ = ContextId{};
-    engine_map_.clear();
-    slots_.clear();
-    device_.reset();
+    const auto& state = detail::Access::state(device);
+    const std::span<const SlotDesc> map = engine_map.slots();
+    context_ = decltype(context_){{state, create_context(*state, map, priority)}};
+    slots_ = map.empty() ? default_slots(*state) : std::vector<SlotDesc>{map.begin(), map.end()};
+    for (const SlotDesc& slot : slots_)
+        engine_map_.push_back(slot.kind == SlotKind::Engine
+                                  ? slot.engines.front()
+                                  : Engine{EngineClass::Gfx, engine_instance_none});
 }
 
 const SlotDesc& Context::slot(Slot slot) const
@@ -377,19 +374,19 @@ std::optional<Slot> Context::slot_of(Engine engine) const noexcept
 Priority Context::priority() const
 {
     drm_tempo_ctx_param param{
-        .ctx_id = id_.value(),
+        .ctx_id = id().value(),
         .param = DRM_TEMPO_CTX_PARAM_PRIORITY,
         .value = 0,
         .pad = 0,
     };
     constexpr auto request = TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_GET_PARAM);
-    detail::ioctl_or_throw(device_->fd.get(), request, &param, [&] {
-        return "reading the priority of context " + std::to_string(id_.value());
+    detail::ioctl_or_throw(device().fd.get(), request, &param, [&] {
+        return "reading the priority of context " + std::to_string(id().value());
     });
     const auto priority = priority_from_uapi(param.value);
     if (!priority)
         throw Error(EPROTO, request.name,
-                    "context " + std::to_string(id_.value()) + " has priority " +
+                    "context " + std::to_string(id().value()) + " has priority " +
                         std::to_string(param.value) + ", outside -1023..1023");
     return *priority;
 }
@@ -397,21 +394,27 @@ Priority Context::priority() const
 void Context::set_priority(Priority priority)
 {
     drm_tempo_ctx_param param{
-        .ctx_id = id_.value(),
+        .ctx_id = id().value(),
         .param = DRM_TEMPO_CTX_PARAM_PRIORITY,
         .value = to_uapi(priority),
         .pad = 0,
     };
     constexpr auto request = TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_SET_PARAM);
-    const int ret = detail::ioctl(device_->fd.get(), request, &param);
-    if (ret == -EACCES)
-        throw Error(
-            EACCES, request.name,
-            detail::priority_not_permitted(priority, detail::current_priority_ceiling(*device_)));
+    const int ret = detail::ioctl(device().fd.get(), request, &param);
     if (ret < 0)
-        detail::throw_ioctl_error(ret, request,
-                                  "setting the priority of context " + std::to_string(id_.value()) +
-                                      " to " + detail::describe_priority(priority));
+        throw_priority_error(device(), ret, request, priority, [&] {
+            return "setting the priority of context " + std::to_string(id().value()) + " to " +
+                   detail::describe_priority(priority);
+        });
+}
+
+std::string Context::describe_slot(Slot slot) const
+{
+    std::string text =
+        "context " + std::to_string(id().value()) + ", slot " + std::to_string(slot.value());
+    if (slot.value() < slots_.size())
+        return text + " (" + to_string(slots_[slot.value()]) + ")";
+    return text + " (outside the engine map of " + std::to_string(engine_map_.size()) + " slots)";
 }
 
 std::optional<Fence> Context::submit(const Submission& submission) const
@@ -424,32 +427,22 @@ std::optional<Fence> Context::submit(const Submission& submission) const
     const GpuAddress* batches = single ? &submission.batch : submission.batches.data();
     const auto num_batches = static_cast<std::uint32_t>(single ? 1 : submission.batches.size());
 
-    const auto describe_slot = [&] {
-        std::string text = "context " + std::to_string(id_.value()) + ", slot " +
-                           std::to_string(submission.slot.value());
-        if (submission.slot.value() < slots_.size())
-            text += " (" + to_string(slots_[submission.slot.value()]) + ")";
-        else
-            text += " (outside the engine map of " + std::to_string(engine_map_.size()) + " slots)";
-        return text;
-    };
     // The kernel's rule, checked first so that the error says which width.
     if (submission.slot.value() < slots_.size()) {
-        const SlotDesc& slot = slots_[submission.slot.value()];
-        if (num_batches != slot.width)
+        const std::uint32_t width = slots_[submission.slot.value()].width;
+        if (num_batches != width)
             throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC",
-                        describe_slot() + ": an exec on a slot of width " +
-                            std::to_string(slot.width) + " takes exactly " +
-                            detail::count(slot.width, "batch", "batches") + ", " +
+                        describe_slot(submission.slot) + ": an exec on a slot of width " +
+                            std::to_string(width) + " takes exactly " +
+                            detail::count(width, "batch", "batches") + ", " +
                             std::to_string(num_batches) + " given; nothing was submitted");
     }
 
     const SyncArray in_syncs(submission.wait);
     const SyncArray out_syncs(submission.signal);
-
     drm_tempo_exec exec{
         .extensions = 0,
-        .ctx_id = id_.value(),
+        .ctx_id = id().value(),
         .slot = submission.slot.value(),
         .flags = submission.out_fence ? DRM_TEMPO_EXEC_OUT_SYNC_FILE : 0U,
         .num_batches = num_batches,
@@ -461,12 +454,11 @@ std::optional<Fence> Context::submit(const Submission& submission) const
         .out_fence_fd = -1,
         .pad = 0,
     };
-    detail::ioctl_or_throw(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_EXEC), &exec, [&] {
-        std::string text = describe_slot();
-        text += ", " + detail::count(num_batches, "batch", "batches") + ", " +
-                detail::count(in_syncs.count(), "wait", "waits") + ", " +
-                detail::count(out_syncs.count(), "signal", "signals");
-        return text;
+    detail::ioctl_or_throw(device().fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_EXEC), &exec, [&] {
+        return describe_slot(submission.slot) + ", " +
+               detail::count(num_batches, "batch", "batches") + ", " +
+               detail::count(in_syncs.count(), "wait", "waits") + ", " +
+               detail::count(out_syncs.count(), "signal", "signals");
     });
     if (!submission.out_fence)
         return std::nullopt;

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <utility>
 
 #include <fcntl.h>
@@ -42,39 +42,77 @@ UniqueFd open_node(const std::string& path)
     return UniqueFd{fd};
 }
 
+struct FreeVersion {
+    void operator()(drmVersionPtr version) const noexcept { drmFreeVersion(version); }
+};
+using UniqueVersion = std::unique_ptr<drmVersion, FreeVersion>;
+
+std::string version_string(const char* text, int length)
+{
+    return {text, static_cast<std::size_t>(length)};
+}
+
 // The driver identity; throws when @fd is not a DRM device.
 DriverVersion read_version(int fd, const std::string& path)
 {
     errno = 0;
-    drmVersionPtr version = drmGetVersion(fd);
+    const UniqueVersion version{drmGetVersion(fd)};
     if (!version)
-        throw Error(errno ? errno : ENODEV, "DRM_IOCTL_VERSION", path + " is not a DRM device");
-    DriverVersion result{
-        .name = std::string(version->name, static_cast<std::size_t>(version->name_len)),
-        .date = std::string(version->date, static_cast<std::size_t>(version->date_len)),
-        .description = std::string(version->desc, static_cast<std::size_t>(version->desc_len)),
+        throw Error(errno ? errno : ENODEV, "drmGetVersion", path + " is not a DRM device");
+    return DriverVersion{
+        .name = version_string(version->name, version->name_len),
+        .date = version_string(version->date, version->date_len),
+        .description = version_string(version->desc, version->desc_len),
         .major = version->version_major,
         .minor = version->version_minor,
         .patch = version->version_patchlevel,
     };
-    drmFreeVersion(version);
-    return result;
 }
 
 bool is_tempo_node(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0)
+    const UniqueFd fd{::open(path.c_str(), O_RDWR | O_CLOEXEC)};
+    if (!fd)
         return false;
-    const UniqueFd owner{fd};
-    drmVersionPtr version = drmGetVersion(fd);
-    if (!version)
-        return false;
-    const bool tempo =
-        std::string_view(version->name, static_cast<std::size_t>(version->name_len)) == driver_name;
-    drmFreeVersion(version);
-    return tempo;
+    const UniqueVersion version{drmGetVersion(fd.get())};
+    return version && version_string(version->name, version->name_len) == driver_name;
 }
+
+// The DRM devices that libdrm finds, freed with this object.
+class DrmDevices {
+public:
+    DrmDevices()
+    {
+        const int count = checked(drmGetDevices2(0, nullptr, 0));
+        if (count == 0)
+            return;
+        devices_.resize(static_cast<std::size_t>(count));
+        const int filled = checked(drmGetDevices2(0, devices_.data(), count));
+        devices_.resize(static_cast<std::size_t>(std::min(filled, count)));
+    }
+    DrmDevices(const DrmDevices&) = delete;
+    DrmDevices& operator=(const DrmDevices&) = delete;
+    ~DrmDevices()
+    {
+        if (!devices_.empty())
+            drmFreeDevices(devices_.data(), static_cast<int>(devices_.size()));
+    }
+
+    [[nodiscard]] std::span<const drmDevicePtr> get() const noexcept { return devices_; }
+
+private:
+    // The count that drmGetDevices2() returned as @ret: none without /dev/dri.
+    static int checked(int ret)
+    {
+        if (ret == -ENOENT)
+            return 0;
+        if (ret < 0)
+            throw Error(-ret, "drmGetDevices2", "listing the DRM devices");
+        return ret;
+    }
+
+    std::vector<drmDevicePtr> devices_;
+};
 
 // Minor number of a render node path, for ordering ("/dev/dri/renderD129" -> 129).
 unsigned render_minor(const std::string& path)
@@ -147,15 +185,13 @@ Engine to_engine(std::uint16_t engine_class, std::uint16_t instance)
     return Engine{static_cast<EngineClass>(engine_class), instance};
 }
 
-void read_queries(detail::DeviceState& state)
+DeviceInfo read_device(int fd)
 {
-    const int fd = state.fd.get();
-
     const auto device = query(fd, DRM_TEMPO_QUERY_DEVICE);
     if (device.size() < sizeof(drm_tempo_query_device))
         throw_short_answer(DRM_TEMPO_QUERY_DEVICE, device.size(), sizeof(drm_tempo_query_device));
     const auto d = read_struct<drm_tempo_query_device>(device);
-    state.info = DeviceInfo{
+    return DeviceInfo{
         .num_engines = d.num_engines,
         .num_hqds = d.num_hqds,
         .num_cus = d.num_cus,
@@ -174,41 +210,65 @@ void read_queries(detail::DeviceState& state)
         .parallel_classes = d.parallel_classes,
         .max_siblings = d.max_siblings,
     };
+}
 
-    const auto engines = query(fd, DRM_TEMPO_QUERY_ENGINES);
-    const auto e = read_struct<drm_tempo_query_engines>(engines);
-    const std::size_t engines_size = sizeof(drm_tempo_query_engines) +
-                                     std::size_t{e.num_engines} * sizeof(drm_tempo_engine_info);
-    if (engines.size() < engines_size)
-        throw_short_answer(DRM_TEMPO_QUERY_ENGINES, engines.size(), engines_size);
-    state.engines.reserve(e.num_engines);
-    for (std::size_t i = 0; i < e.num_engines; i++) {
-        const auto info = read_struct<drm_tempo_engine_info>(
-            engines, sizeof(drm_tempo_query_engines) + i * sizeof(drm_tempo_engine_info));
-        state.engines.push_back(EngineInfo{
+/*
+ * The entries of an array query: a header of @header_size bytes whose
+ * __u32 at @count_offset counts them, then the Entry array. Throws when
+ * the answer is shorter. (The header structs end with a flexible array,
+ * which C++ cannot value-initialise: only their layout is used.)
+ */
+template <typename Entry>
+std::vector<Entry> read_array(int fd, std::uint32_t id, std::size_t header_size,
+                              std::size_t count_offset)
+{
+    const auto answer = query(fd, id);
+    const std::size_t n = read_struct<std::uint32_t>(answer, count_offset);
+    const std::size_t needed = header_size + n * sizeof(Entry);
+    if (answer.size() < needed)
+        throw_short_answer(id, answer.size(), needed);
+    std::vector<Entry> entries;
+    entries.reserve(n);
+    for (std::size_t i = 0; i < n; i++)
+        entries.push_back(read_struct<Entry>(answer, header_size + i * sizeof(Entry)));
+    return entries;
+}
+
+std::vector<EngineInfo> read_engines(int fd)
+{
+    std::vector<EngineInfo> engines;
+    for (const auto& info : read_array<drm_tempo_engine_info>(
+             fd, DRM_TEMPO_QUERY_ENGINES, sizeof(drm_tempo_query_engines),
+             offsetof(drm_tempo_query_engines, num_engines)))
+        engines.push_back(EngineInfo{
             .engine = to_engine(info.engine_class, info.engine_instance),
             .num_hqds = info.num_hqds,
             .first_hqd = info.first_hqd,
         });
-    }
+    return engines;
+}
 
-    const auto hqds = query(fd, DRM_TEMPO_QUERY_HQDS);
-    const auto h = read_struct<drm_tempo_query_hqds>(hqds);
-    const std::size_t hqds_size =
-        sizeof(drm_tempo_query_hqds) + std::size_t{h.num_hqds} * sizeof(drm_tempo_hqd_info);
-    if (hqds.size() < hqds_size)
-        throw_short_answer(DRM_TEMPO_QUERY_HQDS, hqds.size(), hqds_size);
-    state.hqds.reserve(h.num_hqds);
-    for (std::size_t i = 0; i < h.num_hqds; i++) {
-        const auto info = read_struct<drm_tempo_hqd_info>(hqds, sizeof(drm_tempo_query_hqds) +
-                                                                    i * sizeof(drm_tempo_hqd_info));
-        state.hqds.push_back(HqdInfo{
+std::vector<HqdInfo> read_hqds(int fd)
+{
+    std::vector<HqdInfo> hqds;
+    for (const auto& info :
+         read_array<drm_tempo_hqd_info>(fd, DRM_TEMPO_QUERY_HQDS, sizeof(drm_tempo_query_hqds),
+                                        offsetof(drm_tempo_query_hqds, num_hqds)))
+        hqds.push_back(HqdInfo{
             .engine = to_engine(info.engine_class, info.engine_instance),
             .queue = info.queue,
             .pipe_priority = info.pipe_priority,
             .queue_priority = info.queue_priority,
         });
-    }
+    return hqds;
+}
+
+void read_queries(detail::DeviceState& state)
+{
+    const int fd = state.fd.get();
+    state.info = read_device(fd);
+    state.engines = read_engines(fd);
+    state.hqds = read_hqds(fd);
 }
 
 } // namespace
@@ -234,38 +294,15 @@ Device::~Device() = default;
 
 std::vector<std::string> Device::enumerate()
 {
-    std::vector<std::string> candidates;
-
-    const int count = drmGetDevices2(0, nullptr, 0);
-    if (count > 0) {
-        std::vector<drmDevicePtr> devices(static_cast<std::size_t>(count));
-        const int filled = drmGetDevices2(0, devices.data(), count);
-        for (int i = 0; i < filled; i++) {
-            const drmDevicePtr device = devices[static_cast<std::size_t>(i)];
-            if (device->available_nodes & (1 << DRM_NODE_RENDER))
-                candidates.emplace_back(device->nodes[DRM_NODE_RENDER]);
-        }
-        if (filled > 0)
-            drmFreeDevices(devices.data(), filled);
-    }
-
-    // drmGetDevices2() skips devices on buses libdrm does not parse (a
-    // virtual device has none): look at every render node as well.
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator("/dev/dri", ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.starts_with(render_prefix) && std::find(candidates.begin(), candidates.end(),
-                                                         entry.path().string()) == candidates.end())
-            candidates.push_back(entry.path().string());
-    }
-
-    std::sort(candidates.begin(), candidates.end(),
+    std::vector<std::string> nodes;
+    const DrmDevices devices;
+    for (const drmDevicePtr device : devices.get())
+        if (device->available_nodes & (1 << DRM_NODE_RENDER))
+            nodes.emplace_back(device->nodes[DRM_NODE_RENDER]);
+    std::sort(nodes.begin(), nodes.end(),
               [](const auto& a, const auto& b) { return render_minor(a) < render_minor(b); });
-    std::vector<std::string> result;
-    for (const auto& path : candidates)
-        if (is_tempo_node(path))
-            result.push_back(path);
-    return result;
+    std::erase_if(nodes, [](const std::string& path) { return !is_tempo_node(path); });
+    return nodes;
 }
 
 Device Device::open(const std::string& path)
@@ -275,7 +312,7 @@ Device Device::open(const std::string& path)
     state->fd = open_node(path);
     state->version = read_version(state->fd.get(), path);
     if (state->version.name != driver_name)
-        throw Error(ENODEV, "DRM_IOCTL_VERSION",
+        throw Error(ENODEV, "drmGetVersion",
                     path + " is driven by \"" + state->version.name + "\", not tempo");
     const long page = ::sysconf(_SC_PAGESIZE);
     if (page > 0)
@@ -298,7 +335,7 @@ Device Device::open()
 {
     auto device = try_open();
     if (!device)
-        throw Error(ENODEV, "open",
+        throw Error(ENODEV, "drmGetDevices2",
                     "no DRM render node is driven by tempo (is the module loaded?)");
     return std::move(*device);
 }

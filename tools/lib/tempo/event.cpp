@@ -17,15 +17,6 @@ namespace tempo {
 
 namespace detail {
 
-EventState::EventState(std::shared_ptr<Submitter> events_submitter)
-    : submitter(std::move(events_submitter)), timeline(submitter->create_timeline())
-{}
-
-EventState::~EventState()
-{
-    submitter->destroy_timeline(timeline);
-}
-
 void flush_pending(const Event& event, FlushReason reason)
 {
     EventState& state = EventAccess::state(event);
@@ -53,10 +44,10 @@ SyncPoint wait_point(const Event& event, const char* function)
     const std::lock_guard lock(state.mutex);
     if (state.point == 0)
         throw UsageError(std::string{function} + ": event (syncobj " +
-                         std::to_string(state.timeline.value()) +
+                         std::to_string(state.timeline.handle().value()) +
                          ") is waited on, but nothing submitted or batched signals it: the wait "
                          "could never end");
-    return {state.timeline, state.point};
+    return state.timeline.at(state.point);
 }
 
 void mark_pending(const Event& event, const std::shared_ptr<PendingOwner>& owner,
@@ -91,7 +82,7 @@ Event::Event(std::shared_ptr<Submitter> submitter)
 
 SyncobjHandle Event::timeline() const
 {
-    return checked(state_, "tempo::Event::timeline").timeline;
+    return checked(state_, "tempo::Event::timeline").timeline.handle();
 }
 
 std::uint64_t Event::point() const
@@ -126,7 +117,7 @@ WaitResult Event::wait(std::chrono::nanoseconds timeout) const
     auto& state = checked(state_, "tempo::Event::wait");
     detail::flush_pending(*this, FlushReason::HostWait);
     const SyncPoint point = detail::wait_point(*this, "tempo::Event::wait");
-    return state.submitter->wait(point, timeout);
+    return state.timeline.submitter()->wait(point, timeout);
 }
 
 bool Event::signaled() const
@@ -138,14 +129,16 @@ bool Event::signaled() const
         const std::lock_guard lock(state.mutex);
         point = state.point;
     }
-    return point != 0 && state.submitter->wait({state.timeline, point},
-                                               std::chrono::nanoseconds{0}) == WaitResult::Signaled;
+    return point != 0 &&
+           state.timeline.submitter()->wait(state.timeline.at(point),
+                                            std::chrono::nanoseconds{0}) == WaitResult::Signaled;
 }
 
 void Event::signal()
 {
     auto& state = checked(state_, "tempo::Event::signal");
-    detail::signal_next(*this, nullptr, [&](SyncPoint next) { state.submitter->signal(next); });
+    detail::signal_next(*this, nullptr,
+                        [&](SyncPoint next) { state.timeline.submitter()->signal(next); });
 }
 
 } // namespace tempo

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <utility>
 
 #include <tempo/event.hpp>
 #include <tempo/queue.hpp>
@@ -33,13 +34,10 @@ protected:
 };
 
 struct EventState {
-    explicit EventState(std::shared_ptr<Submitter> events_submitter);
-    EventState(const EventState&) = delete;
-    EventState& operator=(const EventState&) = delete;
-    ~EventState();
+    explicit EventState(std::shared_ptr<Submitter> submitter) : timeline(std::move(submitter)) {}
 
-    std::shared_ptr<Submitter> submitter;
-    SyncobjHandle timeline;
+    /// The event's own timeline, of the submitter it was created with.
+    const SubmitterTimeline timeline;
     /// Guards the fields below; a leaf lock (nothing else is locked under it).
     std::mutex mutex;
     /// Point of the latest submitted signal, 0 before the first.
@@ -89,7 +87,7 @@ void signal_next(const Event& event, const PendingOwner* batch, Submit&& submit)
 {
     EventState& state = EventAccess::state(event);
     const std::lock_guard lock(state.mutex);
-    const SyncPoint next{state.timeline, state.point + 1};
+    const SyncPoint next = state.timeline.at(state.point + 1);
     submit(next);
     state.point = next.point;
     if (!batch || batch == state.owner_id) {

@@ -4,10 +4,9 @@
  */
 #include "ioctl.hpp"
 
-#include <cerrno>
 #include <utility>
 
-#include <sys/ioctl.h>
+#include <xf86drm.h>
 
 #include <tempo/error.hpp>
 
@@ -15,16 +14,12 @@ namespace tempo::detail {
 
 int ioctl(int fd, unsigned long request, void* arg) noexcept
 {
-    int ret;
-    do {
-        ret = ::ioctl(fd, request, arg);
-    } while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-    return ret == -1 ? -errno : ret;
+    return drm_result(drmIoctl(fd, request, arg));
 }
 
-void throw_ioctl_error(int ret, const IoctlRequest& request, std::string reason)
+void throw_drm_error(int ret, const char* operation, std::string reason)
 {
-    throw Error(-ret, request.name, std::move(reason));
+    throw Error(-ret, operation, std::move(reason));
 }
 
 } // namespace tempo::detail

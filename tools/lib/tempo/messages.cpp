@@ -26,30 +26,33 @@ std::string count(std::uint64_t n, const char* one, const char* many)
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-std::string describe_engine_map(std::span<const Engine> engines)
+namespace {
+
+// "the default engine map" or "engine map [A, B]", from to_string() of each entry.
+template <typename Entry>
+std::string describe_map(std::span<const Entry> entries)
 {
-    if (engines.empty())
+    if (entries.empty())
         return "the default engine map";
     std::string text = "engine map [";
-    for (std::size_t i = 0; i < engines.size(); i++) {
+    for (std::size_t i = 0; i < entries.size(); i++) {
         if (i)
             text += ", ";
-        text += to_string(engines[i]);
+        text += to_string(entries[i]);
     }
     return text + "]";
 }
 
+} // namespace
+
+std::string describe_engine_map(std::span<const Engine> engines)
+{
+    return describe_map(engines);
+}
+
 std::string describe_slot_map(std::span<const SlotDesc> slots)
 {
-    if (slots.empty())
-        return "the default engine map";
-    std::string text = "engine map [";
-    for (std::size_t i = 0; i < slots.size(); i++) {
-        if (i)
-            text += ", ";
-        text += to_string(slots[i]);
-    }
-    return text + "]";
+    return describe_map(slots);
 }
 
 } // namespace tempo::detail

@@ -24,6 +24,13 @@ namespace detail {
 
 namespace {
 
+const Event no_event{};
+
+[[noreturn]] void usage_error(const char* function, const std::string& rule)
+{
+    throw UsageError(std::string{function} + ": " + rule);
+}
+
 /*
  * Signals every event of @events, in order, with one exec: each event's
  * lock is held until @submit returns, so the points of each event are
@@ -50,7 +57,7 @@ QueueCore::QueueCore(std::shared_ptr<Submitter> submitter, Slot slot, std::size_
                      const PendingOwner* batch)
     : submitter_(std::move(submitter)),
       slot_(slot),
-      timeline_(std::make_shared<OwnedTimeline>(submitter_)),
+      timeline_(std::make_shared<const SubmitterTimeline>(submitter_)),
       max_in_flight_(std::max<std::size_t>(max_in_flight, 1)),
       batch_(batch)
 {}
@@ -64,56 +71,107 @@ QueueCore::~QueueCore()
     }
 }
 
+// ---------------------------------------------------------------------------
+// The segments of a list
+
+std::span<const Event> QueueCore::segment_waits(const CommandList& list, const Segment& segment)
+{
+    if (segment.wait_entry < 0)
+        return {};
+    return list.sync_[static_cast<std::size_t>(segment.wait_entry)].wait;
+}
+
+const Event& QueueCore::segment_signal(const CommandList& list, const Segment& segment)
+{
+    if (segment.signal_entry < 0)
+        return no_event;
+    return list.sync_[static_cast<std::size_t>(segment.signal_entry)].signal;
+}
+
+GpuAddress QueueCore::segment_batch(const CommandList& list, const Segment& segment)
+{
+    return list.recording_->memory->gpu_address + std::uint64_t{segment.offset} * 4;
+}
+
 void QueueCore::flush_waits(const CommandList& list)
 {
     for (const Segment& segment : list.recording_->segments)
-        if (segment.wait_entry >= 0)
-            flush_pending(list.sync_[static_cast<std::size_t>(segment.wait_entry)].wait,
-                          FlushReason::WaitList);
+        flush_pending(segment_waits(list, segment), FlushReason::WaitList);
 }
+
+// ---------------------------------------------------------------------------
+// The rules, checked before anything is submitted
 
 void QueueCore::check_executable(CommandList& list, const char* function) const
 {
-    const auto fail = [&](const std::string& rule) {
-        throw UsageError(std::string{function} + ": " + rule);
-    };
     if (!list.closed())
-        fail("the list is open; close() it first");
+        usage_error(function, "the list is open; close() it first");
     if (list.submitter_ != submitter_)
-        fail("the list was created with another submitter; its batch memory belongs to that one");
+        usage_error(function, "the list was created with another submitter; its batch memory "
+                              "belongs to that one");
     if (list.options_.usage == CommandListUsage::OneShot && list.executed_)
-        fail("the one-shot list was already executed; reset() and record it again, or create it "
-             "CommandListUsage::Reusable");
+        usage_error(function, "the one-shot list was already executed; reset() and record it "
+                              "again, or create it CommandListUsage::Reusable");
     if (list.options_.usage != CommandListUsage::Simultaneous && list.executing())
         throw Error(EBUSY, function,
                     "the list is still executing and was not created "
                     "CommandListUsage::Simultaneous; wait for its previous execution first");
 }
 
+bool QueueCore::signalled_before(const CommandList& list, std::size_t segment, const Event& event)
+{
+    const auto earlier = std::span{list.recording_->segments}.first(segment);
+    return std::any_of(earlier.begin(), earlier.end(),
+                       [&](const Segment& s) { return segment_signal(list, s) == event; });
+}
+
 void QueueCore::check_waits(const CommandList& list, const char* function)
 {
     // Every wait must name a submitted point, or a signal of an earlier
-    // segment of this very execution: checked before anything is submitted.
+    // segment of this very execution.
     const auto& segments = list.recording_->segments;
-    for (std::size_t s = 0; s < segments.size(); s++) {
-        if (segments[s].wait_entry < 0)
-            continue;
-        for (const Event& event :
-             list.sync_[static_cast<std::size_t>(segments[s].wait_entry)].wait) {
-            if (event.point() != 0)
-                continue;
-            const bool signalled_before = std::any_of(
-                segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(s),
-                [&](const Segment& earlier) {
-                    return earlier.signal_entry >= 0 &&
-                           list.sync_[static_cast<std::size_t>(earlier.signal_entry)].signal ==
-                               event;
-                });
-            if (!signalled_before)
+    for (std::size_t s = 0; s < segments.size(); s++)
+        for (const Event& event : segment_waits(list, segments[s]))
+            if (event.point() == 0 && !signalled_before(list, s, event))
                 (void)wait_point(event, function);
-        }
+}
+
+void QueueCore::check_member(std::span<CommandList* const> lists, std::size_t index,
+                             const char* function) const
+{
+    const std::string which = "list " + std::to_string(index) + " of the gang";
+    if (!lists[index])
+        usage_error(function, which + " is null");
+    CommandList& list = *lists[index];
+    const auto earlier = lists.first(index);
+    if (list.options_.usage != CommandListUsage::Simultaneous &&
+        std::find(earlier.begin(), earlier.end(), &list) != earlier.end())
+        usage_error(function, which + " is given twice; only a CommandListUsage::Simultaneous "
+                                      "list may run twice at a time");
+    check_executable(list, function);
+    const std::size_t segments = list.recording_->segments.size();
+    if (segments != 1)
+        usage_error(function, which + " closes into " + std::to_string(segments) +
+                                  " segments; a gang member is one exec, so its list may only "
+                                  "wait on its first command and signal on its last");
+}
+
+void QueueCore::check_gang(std::span<CommandList* const> lists, const Sync& sync,
+                           const char* function) const
+{
+    for (std::size_t i = 0; i < lists.size(); i++)
+        check_member(lists, i, function);
+    for (CommandList* list : lists)
+        check_waits(*list, function);
+    for (const Event& event : sync.wait) {
+        if (!event)
+            usage_error(function, "an empty Event in the wait list");
+        (void)wait_point(event, function);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Submission
 
 SyncPoint QueueCore::execute(CommandList& list, const char* function)
 {
@@ -126,25 +184,12 @@ SyncPoint QueueCore::execute(CommandList& list, const char* function)
     // happens next, the queue tracks it, and the list counts as executed.
     const auto track = [&] {
         in_flight_.push_back({last_, recording->memory});
-        list.executed_ = true;
-        if (list.options_.usage == CommandListUsage::Simultaneous && list.executions_.size() >= 16)
-            (void)list.executing(); // drop the completed ones
-        list.executions_.push_back({timeline_, last_});
+        track_execution(list);
     };
     try {
-        for (const Segment& segment : recording->segments) {
-            const auto waits = segment.wait_entry >= 0
-                                   ? std::span<const Event>{list.sync_[static_cast<std::size_t>(
-                                                                           segment.wait_entry)]
-                                                                .wait}
-                                   : std::span<const Event>{};
-            const Event& signal =
-                segment.signal_entry >= 0
-                    ? list.sync_[static_cast<std::size_t>(segment.signal_entry)].signal
-                    : Event{};
-            submit_exec(recording->memory->gpu_address + std::uint64_t{segment.offset} * 4, waits,
-                        signal, function);
-        }
+        for (const Segment& segment : recording->segments)
+            submit_exec(segment_batch(list, segment), segment_waits(list, segment),
+                        segment_signal(list, segment), function);
     } catch (...) {
         if (last_ != before)
             track();
@@ -157,41 +202,30 @@ SyncPoint QueueCore::execute(CommandList& list, const char* function)
 SyncPoint QueueCore::execute_gang(std::span<CommandList* const> lists, const Sync& sync,
                                   const char* function)
 {
-    const auto fail = [&](const std::string& rule) {
-        throw UsageError(std::string{function} + ": " + rule);
-    };
-    for (std::size_t i = 0; i < lists.size(); i++) {
-        const std::string which = "list " + std::to_string(i) + " of the gang";
-        if (!lists[i])
-            fail(which + " is null");
-        CommandList& list = *lists[i];
-        if (list.options_.usage != CommandListUsage::Simultaneous &&
-            std::find(lists.begin(), lists.begin() + static_cast<std::ptrdiff_t>(i), &list) !=
-                lists.begin() + static_cast<std::ptrdiff_t>(i))
-            fail(which + " is given twice; only a CommandListUsage::Simultaneous list may run "
-                         "twice at a time");
-        check_executable(list, function);
-        if (list.recording_->segments.size() != 1)
-            fail(which + " closes into " + std::to_string(list.recording_->segments.size()) +
-                 " segments; a gang member is one exec, so its list may only wait on its first "
-                 "command and signal on its last");
-    }
-    for (CommandList* list : lists)
-        check_waits(*list, function);
-    for (const Event& event : sync.wait) {
-        if (!event)
-            fail("an empty Event in the wait list");
-        (void)wait_point(event, function);
-    }
+    check_gang(lists, sync, function);
+    const std::vector<const Event*> events = gang_signals(lists, sync);
+    make_room();
+    start_exec();
+    add_gang_members(lists, sync, function);
+    signal_all(events, batch_, signals_, [&] {
+        submitter_->submit({.slot = slot_,
+                            .batch = batches_.front(),
+                            .wait = waits_,
+                            .signal = signals_,
+                            .batches = batches_});
+    });
+    last_++;
+    track_gang(lists);
+    return timeline_->at(last_);
+}
 
-    // The signals: each list's and the gang's own, once each, in a global
-    // lock order.
+std::vector<const Event*> QueueCore::gang_signals(std::span<CommandList* const> lists,
+                                                  const Sync& sync)
+{
     std::vector<const Event*> events;
-    for (CommandList* list : lists) {
-        const Segment& segment = list->recording_->segments.front();
-        if (segment.signal_entry >= 0)
-            events.push_back(&list->sync_[static_cast<std::size_t>(segment.signal_entry)].signal);
-    }
+    for (CommandList* list : lists)
+        if (const Event& signal = segment_signal(*list, list->recording_->segments.front()))
+            events.push_back(&signal);
     if (sync.signal)
         events.push_back(&sync.signal);
     const auto state_of = [](const Event* event) { return &EventAccess::state(*event); };
@@ -201,47 +235,39 @@ SyncPoint QueueCore::execute_gang(std::span<CommandList* const> lists, const Syn
     events.erase(std::unique(events.begin(), events.end(),
                              [&](const Event* a, const Event* b) { return *a == *b; }),
                  events.end());
+    return events;
+}
 
-    make_room();
+void QueueCore::add_gang_members(std::span<CommandList* const> lists, const Sync& sync,
+                                 const char* function)
+{
     batches_.clear();
-    waits_.clear();
-    if (last_ != 0)
-        waits_.push_back(timeline_->at(last_));
     for (CommandList* list : lists) {
         const Segment& segment = list->recording_->segments.front();
-        batches_.push_back(list->recording_->memory->gpu_address +
-                           std::uint64_t{segment.offset} * 4);
-        if (segment.wait_entry >= 0)
-            for (const Event& event :
-                 list->sync_[static_cast<std::size_t>(segment.wait_entry)].wait)
-                waits_.push_back(wait_point(event, function));
+        batches_.push_back(segment_batch(*list, segment));
+        for (const Event& event : segment_waits(*list, segment))
+            waits_.push_back(wait_point(event, function));
     }
     for (const Event& event : sync.wait)
         waits_.push_back(wait_point(event, function));
-    const std::uint64_t point = last_ + 1;
-    signals_.clear();
-    signals_.push_back(timeline_->at(point));
-    signal_all(events, batch_, signals_, [&] {
-        submitter_->submit({.slot = slot_,
-                            .batch = batches_.front(),
-                            .wait = waits_,
-                            .signal = signals_,
-                            .batches = batches_});
-    });
-    last_ = point;
+}
 
+void QueueCore::track_gang(std::span<CommandList* const> lists)
+{
     InFlight entry{.point = last_, .memory = lists.front()->recording_->memory, .gang = {}};
     for (CommandList* list : lists.subspan(1))
         entry.gang.push_back(list->recording_->memory);
     in_flight_.push_back(std::move(entry));
-    for (CommandList* list : lists) {
-        list->executed_ = true;
-        if (list->options_.usage == CommandListUsage::Simultaneous &&
-            list->executions_.size() >= 16)
-            (void)list->executing(); // drop the completed ones
-        list->executions_.push_back({timeline_, last_});
-    }
-    return timeline_->at(last_);
+    for (CommandList* list : lists)
+        track_execution(*list);
+}
+
+void QueueCore::track_execution(CommandList& list)
+{
+    list.executed_ = true;
+    if (list.options_.usage == CommandListUsage::Simultaneous && list.executions_.size() >= 16)
+        (void)list.executing(); // drop the completed ones
+    list.executions_.push_back({timeline_, last_});
 }
 
 SyncPoint QueueCore::submit_command(const Command& command, const Sync& sync, const char* function)
@@ -256,29 +282,27 @@ SyncPoint QueueCore::submit_command(const Command& command, const Sync& sync, co
     return timeline_->at(last_);
 }
 
-void QueueCore::submit_exec(GpuAddress batch, std::span<const Event> waits, const Event& signal,
-                            const char* function)
+void QueueCore::start_exec()
 {
     waits_.clear();
     if (last_ != 0)
         waits_.push_back(timeline_->at(last_));
+    signals_.clear();
+    signals_.push_back(timeline_->at(last_ + 1));
+}
+
+void QueueCore::submit_exec(GpuAddress batch, std::span<const Event> waits, const Event& signal,
+                            const char* function)
+{
+    start_exec();
     for (const Event& event : waits)
         waits_.push_back(wait_point(event, function));
-    const std::uint64_t point = last_ + 1;
-    signals_.clear();
-    signals_.push_back(timeline_->at(point));
-    const auto submit = [&] {
-        submitter_->submit({.slot = slot_, .batch = batch, .wait = waits_, .signal = signals_});
-    };
-    if (signal) {
-        signal_next(signal, batch_, [&](SyncPoint next) {
-            signals_.push_back(next);
-            submit();
+    const Event* const signals[] = {&signal};
+    signal_all(
+        signal ? std::span{signals} : std::span<const Event* const>{}, batch_, signals_, [&] {
+            submitter_->submit({.slot = slot_, .batch = batch, .wait = waits_, .signal = signals_});
         });
-    } else {
-        submit();
-    }
-    last_ = point;
+    last_++;
 }
 
 void require_single_batch_slot(const Submitter& submitter, Slot slot, const char* queue)
@@ -291,11 +315,14 @@ void require_single_batch_slot(const Submitter& submitter, Slot slot, const char
                                     "; use ParallelQueue");
 }
 
+// ---------------------------------------------------------------------------
+// Completion
+
 void QueueCore::reclaim()
 {
     if (in_flight_.empty())
         return;
-    const std::uint64_t done = submitter_->last_signaled(timeline_->handle());
+    const std::uint64_t done = timeline_->last_signaled();
     while (!in_flight_.empty() && in_flight_.front().point <= done)
         in_flight_.pop_front();
 }

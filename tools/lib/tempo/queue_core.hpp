@@ -23,32 +23,10 @@
 namespace tempo::detail {
 
 class PendingOwner;
+struct Segment;
 
 /// Throws std::invalid_argument (naming @queue) unless @slot takes one batch per exec.
 void require_single_batch_slot(const Submitter& submitter, Slot slot, const char* queue);
-
-/// A timeline syncobj of a submitter, destroyed with the last reference.
-class OwnedTimeline {
-public:
-    explicit OwnedTimeline(std::shared_ptr<Submitter> submitter)
-        : submitter_(std::move(submitter)), handle_(submitter_->create_timeline())
-    {}
-    OwnedTimeline(const OwnedTimeline&) = delete;
-    OwnedTimeline& operator=(const OwnedTimeline&) = delete;
-    ~OwnedTimeline() { submitter_->destroy_timeline(handle_); }
-
-    [[nodiscard]] SyncobjHandle handle() const noexcept { return handle_; }
-    [[nodiscard]] SyncPoint at(std::uint64_t point) const noexcept { return {handle_, point}; }
-    /// Whether @point has signalled (polls).
-    [[nodiscard]] bool reached(std::uint64_t point) const
-    {
-        return submitter_->last_signaled(handle_) >= point;
-    }
-
-private:
-    std::shared_ptr<Submitter> submitter_;
-    SyncobjHandle handle_;
-};
 
 /**
  * QueueCore - an in-order stream of execs on one slot
@@ -104,18 +82,50 @@ private:
         std::vector<std::shared_ptr<BatchMemory>> gang{};
     };
 
+    /// The wait events of the first command of @segment of @list (none without).
+    static std::span<const Event> segment_waits(const CommandList& list, const Segment& segment);
+    /// The signal event of the last command of @segment (an empty Event without).
+    static const Event& segment_signal(const CommandList& list, const Segment& segment);
+    /// GPU address of the batch of @segment.
+    static GpuAddress segment_batch(const CommandList& list, const Segment& segment);
+
+    /// The rules of Queue::execute() that depend on the list and the queue.
     void check_executable(CommandList& list, const char* function) const;
+    /// Whether a segment of @list before @segment signals @event.
+    static bool signalled_before(const CommandList& list, std::size_t segment, const Event& event);
+    /// Every wait of @list names a submitted point, or a signal of an earlier segment.
     static void check_waits(const CommandList& list, const char* function);
+    /// The rules of gang member @index.
+    void check_member(std::span<CommandList* const> lists, std::size_t index,
+                      const char* function) const;
+    /// Every rule of a gang, checked before anything is submitted.
+    void check_gang(std::span<CommandList* const> lists, const Sync& sync,
+                    const char* function) const;
+
+    /// The events a gang signals: each list's and @sync's, once each, in the global lock order.
+    static std::vector<const Event*> gang_signals(std::span<CommandList* const> lists,
+                                                  const Sync& sync);
+    /// Adds the batch and the waits of each member, then @sync's waits, to the next exec.
+    void add_gang_members(std::span<CommandList* const> lists, const Sync& sync,
+                          const char* function);
+    /// Keeps the batch memory of the gang just submitted; its lists are executing.
+    void track_gang(std::span<CommandList* const> lists);
+    /// @list is executed, and executing until the last point submitted.
+    void track_execution(CommandList& list);
+
     /// Makes room for one more submission under the max_in_flight cap.
     void make_room();
     void reclaim();
+    /// Starts the waits and signals of the next exec: after the last, signalling the next point.
+    void start_exec();
     /// One exec of @batch after the previous one and @waits, signalling @signal too.
     void submit_exec(GpuAddress batch, std::span<const Event> waits, const Event& signal,
                      const char* function);
 
     std::shared_ptr<Submitter> submitter_;
     Slot slot_;
-    std::shared_ptr<OwnedTimeline> timeline_;
+    /// Shared with the executions of command lists, which poll it.
+    std::shared_ptr<const SubmitterTimeline> timeline_;
     std::uint64_t last_{0};
     std::deque<InFlight> in_flight_;
     std::size_t max_in_flight_;

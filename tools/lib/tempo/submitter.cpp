@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,24 @@ constexpr std::uint64_t slice_alignment = 64;
 constexpr std::size_t max_free_buffers = 16;
 
 } // namespace
+
+SubmitterTimeline::SubmitterTimeline(std::shared_ptr<Submitter> submitter)
+{
+    if (!submitter)
+        throw std::invalid_argument("tempo::SubmitterTimeline: no submitter");
+    const SyncobjHandle handle = submitter->create_timeline();
+    timeline_ = decltype(timeline_){Owned{std::move(submitter), handle}};
+}
+
+std::uint64_t SubmitterTimeline::last_signaled() const
+{
+    return submitter()->last_signaled(handle());
+}
+
+void SubmitterTimeline::destroy(const Owned& timeline) noexcept
+{
+    timeline.submitter->destroy_timeline(timeline.handle);
+}
 
 /**
  * The batch memory of a DeviceSubmitter: buffers lent out (Lent) return to

@@ -13,6 +13,8 @@
 #include <linux/sync_file.h>
 #include <poll.h>
 
+#include <xf86drm.h>
+
 #include <tempo/device.hpp>
 #include <tempo/error.hpp>
 #include <tempo/sync.hpp>
@@ -103,103 +105,61 @@ namespace detail {
 
 SyncobjHandle syncobj_create(const DeviceState& device, bool signaled)
 {
-    drm_syncobj_create create{
-        .handle = 0,
-        .flags = signaled ? static_cast<__u32>(DRM_SYNCOBJ_CREATE_SIGNALED) : 0U,
-    };
-    ioctl_or_throw(device.fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_CREATE), &create,
-                   [] { return std::string{"creating a syncobj"}; });
-    return SyncobjHandle{create.handle};
+    std::uint32_t handle = 0;
+    const auto flags = signaled ? static_cast<std::uint32_t>(DRM_SYNCOBJ_CREATE_SIGNALED) : 0U;
+    drm_call_or_throw(
+        TEMPO_DRM(drmSyncobjCreate), [] { return std::string{"creating a syncobj"}; },
+        device.fd.get(), flags, &handle);
+    return SyncobjHandle{handle};
 }
 
 void syncobj_destroy(const DeviceState& device, SyncobjHandle handle) noexcept
 {
-    drm_syncobj_destroy destroy{
-        .handle = handle.value(),
-        .pad = 0,
-    };
-    ioctl(device.fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_DESTROY), &destroy);
+    (void)drm_call(TEMPO_DRM(drmSyncobjDestroy), device.fd.get(), handle.value());
 }
 
 WaitResult syncobj_wait(const DeviceState& device, SyncobjHandle syncobj, std::uint64_t point,
                         nanoseconds timeout)
 {
+    // A timeline wait for point 0 is the wait of a binary syncobj.
+    constexpr auto wait = TEMPO_DRM(drmSyncobjTimelineWait);
     std::uint32_t handle = syncobj.value();
-    const std::int64_t deadline = deadline_ns(timeout);
-    const auto handles = reinterpret_cast<std::uintptr_t>(&handle);
-    const int fd = device.fd.get();
-    int ret;
-    IoctlRequest request{};
-    if (point == 0) {
-        drm_syncobj_wait wait{
-            .handles = handles,
-            .timeout_nsec = deadline,
-            .count_handles = 1,
-            .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-            .first_signaled = 0,
-            .pad = 0,
-        };
-        request = TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_WAIT);
-        ret = ioctl(fd, request, &wait);
-    } else {
-        std::uint64_t points = point;
-        drm_syncobj_timeline_wait wait{
-            .handles = handles,
-            .points = reinterpret_cast<std::uintptr_t>(&points),
-            .timeout_nsec = deadline,
-            .count_handles = 1,
-            .flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-            .first_signaled = 0,
-            .pad = 0,
-        };
-        request = TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT);
-        ret = ioctl(fd, request, &wait);
-    }
+    std::uint64_t points = point;
+    const int ret =
+        drm_call(wait, device.fd.get(), &handle, &points, 1U, deadline_ns(timeout),
+                 static_cast<unsigned>(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT), nullptr);
     if (ret == -ETIME || ret == -ETIMEDOUT)
         return WaitResult::Timeout;
     if (ret < 0)
-        throw_ioctl_error(ret, request, "waiting for " + describe_syncobj(syncobj, point));
+        throw_drm_error(ret, wait.name, "waiting for " + describe_syncobj(syncobj, point));
     return WaitResult::Signaled;
 }
 
 void syncobj_signal(const DeviceState& device, SyncobjHandle syncobj, std::uint64_t point)
 {
-    std::uint32_t handle = syncobj.value();
-    const int fd = device.fd.get();
-    if (point == 0) {
-        drm_syncobj_array array{
-            .handles = reinterpret_cast<std::uintptr_t>(&handle),
-            .count_handles = 1,
-            .pad = 0,
-        };
-        ioctl_or_throw(fd, TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_SIGNAL), &array,
-                       [&] { return "signalling " + describe_syncobj(syncobj, 0); });
-    } else {
-        std::uint64_t points = point;
-        drm_syncobj_timeline_array array{
-            .handles = reinterpret_cast<std::uintptr_t>(&handle),
-            .points = reinterpret_cast<std::uintptr_t>(&points),
-            .count_handles = 1,
-            .flags = 0,
-        };
-        ioctl_or_throw(fd, TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL), &array,
-                       [&] { return "signalling " + describe_syncobj(syncobj, point); });
-    }
+    const std::uint32_t handle = syncobj.value();
+    std::uint64_t points = point;
+    const auto reason = [&] { return "signalling " + describe_syncobj(syncobj, point); };
+    if (point == 0)
+        drm_call_or_throw(TEMPO_DRM(drmSyncobjSignal), reason, device.fd.get(), &handle, 1U);
+    else
+        drm_call_or_throw(TEMPO_DRM(drmSyncobjTimelineSignal), reason, device.fd.get(), &handle,
+                          &points, 1U);
 }
 
 std::uint64_t syncobj_last_signaled(const DeviceState& device, SyncobjHandle syncobj)
 {
     std::uint32_t handle = syncobj.value();
     std::uint64_t point = 0;
-    drm_syncobj_timeline_array array{
-        .handles = reinterpret_cast<std::uintptr_t>(&handle),
-        .points = reinterpret_cast<std::uintptr_t>(&point),
-        .count_handles = 1,
-        .flags = 0,
-    };
-    ioctl_or_throw(device.fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_QUERY), &array,
-                   [&] { return "querying " + describe_syncobj(syncobj, 0); });
+    drm_call_or_throw(
+        TEMPO_DRM(drmSyncobjQuery), [&] { return "querying " + describe_syncobj(syncobj, 0); },
+        device.fd.get(), &handle, &point, 1U);
     return point;
+}
+
+void DestroySyncobj::operator()(const DeviceHandle<SyncobjHandle>& syncobj) const noexcept
+{
+    syncobj_destroy(*syncobj.device, syncobj.handle);
 }
 
 } // namespace detail
@@ -208,90 +168,53 @@ std::uint64_t syncobj_last_signaled(const DeviceState& device, SyncobjHandle syn
 // Syncobj
 
 Syncobj::Syncobj(const Device& device, bool signaled)
-    : device_(detail::Access::state(device)), handle_(detail::syncobj_create(*device_, signaled))
-{}
-
-Syncobj::Syncobj(Syncobj&& other) noexcept
-    : device_(std::move(other.device_)), handle_(std::exchange(other.handle_, SyncobjHandle{}))
-{}
-
-Syncobj& Syncobj::operator=(Syncobj&& other) noexcept
 {
-    if (this != &other) {
-        destroy();
-        device_ = std::move(other.device_);
-        handle_ = std::exchange(other.handle_, SyncobjHandle{});
-    }
-    return *this;
-}
-
-Syncobj::~Syncobj()
-{
-    destroy();
-}
-
-void Syncobj::destroy() noexcept
-{
-    if (device_ && handle_ != SyncobjHandle{})
-        detail::syncobj_destroy(*device_, handle_);
-    handle_ = SyncobjHandle{};
-    device_.reset();
+    const auto& state = detail::Access::state(device);
+    syncobj_ = decltype(syncobj_){{state, detail::syncobj_create(*state, signaled)}};
 }
 
 WaitResult Syncobj::wait(std::uint64_t point, nanoseconds timeout) const
 {
-    return detail::syncobj_wait(*device_, handle_, point, timeout);
+    return detail::syncobj_wait(device(), handle(), point, timeout);
 }
 
 void Syncobj::signal(std::uint64_t point)
 {
-    detail::syncobj_signal(*device_, handle_, point);
+    detail::syncobj_signal(device(), handle(), point);
 }
 
 void Syncobj::reset()
 {
-    std::uint32_t handle = handle_.value();
-    drm_syncobj_array array{
-        .handles = reinterpret_cast<std::uintptr_t>(&handle),
-        .count_handles = 1,
-        .pad = 0,
-    };
-    detail::ioctl_or_throw(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_RESET), &array,
-                           [&] { return "resetting " + describe_syncobj(handle_, 0); });
+    const std::uint32_t handles[] = {handle().value()};
+    detail::drm_call_or_throw(
+        TEMPO_DRM(drmSyncobjReset), [&] { return "resetting " + describe_syncobj(handle(), 0); },
+        device().fd.get(), handles, 1U);
 }
 
 std::uint64_t Syncobj::last_signaled() const
 {
-    return detail::syncobj_last_signaled(*device_, handle_);
+    return detail::syncobj_last_signaled(device(), handle());
 }
 
 Fence Syncobj::export_fence() const
 {
-    drm_syncobj_handle args{
-        .handle = handle_.value(),
-        .flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
-        .fd = -1,
-        .pad = 0,
-    };
-    detail::ioctl_or_throw(
-        device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD), &args,
-        [&] { return "exporting the fence of " + describe_syncobj(handle_, 0); });
-    return Fence{UniqueFd{args.fd}};
+    int fd = -1;
+    detail::drm_call_or_throw(
+        TEMPO_DRM(drmSyncobjExportSyncFile),
+        [&] { return "exporting the fence of " + describe_syncobj(handle(), 0); },
+        device().fd.get(), handle().value(), &fd);
+    return Fence{UniqueFd{fd}};
 }
 
 void Syncobj::import_fence(const Fence& fence)
 {
-    drm_syncobj_handle args{
-        .handle = handle_.value(),
-        .flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-        .fd = fence.fd(),
-        .pad = 0,
-    };
-    detail::ioctl_or_throw(device_->fd.get(), TEMPO_IOCTL(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE), &args,
-                           [&] {
-                               return "importing fence fd " + std::to_string(fence.fd()) +
-                                      " into " + describe_syncobj(handle_, 0);
-                           });
+    detail::drm_call_or_throw(
+        TEMPO_DRM(drmSyncobjImportSyncFile),
+        [&] {
+            return "importing fence fd " + std::to_string(fence.fd()) + " into " +
+                   describe_syncobj(handle(), 0);
+        },
+        device().fd.get(), handle().value(), fence.fd());
 }
 
 } // namespace tempo

@@ -2,7 +2,8 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * Syncobj ioctls by handle, shared by Syncobj and DeviceSubmitter.
+ * Syncobj operations by handle (libdrm's drmSyncobj*() functions), shared by
+ * Syncobj and DeviceSubmitter.
  */
 #pragma once
 
@@ -15,16 +16,16 @@ namespace tempo::detail {
 
 struct DeviceState;
 
-/// DRM_IOCTL_SYNCOBJ_CREATE; throws Error.
+/// drmSyncobjCreate(); throws Error.
 SyncobjHandle syncobj_create(const DeviceState& device, bool signaled);
-/// DRM_IOCTL_SYNCOBJ_DESTROY; errors are ignored.
+/// drmSyncobjDestroy(); errors are ignored.
 void syncobj_destroy(const DeviceState& device, SyncobjHandle handle) noexcept;
 /// Waits for @point (0: the binary payload), for it to be submitted too; Timeout is a value.
 WaitResult syncobj_wait(const DeviceState& device, SyncobjHandle handle, std::uint64_t point,
                         std::chrono::nanoseconds timeout);
 /// Signals @point (0: the binary payload) from the CPU.
 void syncobj_signal(const DeviceState& device, SyncobjHandle handle, std::uint64_t point);
-/// DRM_IOCTL_SYNCOBJ_QUERY: the last signalled timeline point.
+/// drmSyncobjQuery(): the last signalled timeline point.
 std::uint64_t syncobj_last_signaled(const DeviceState& device, SyncobjHandle handle);
 
 } // namespace tempo::detail

@@ -13,13 +13,53 @@
 #include <vector>
 
 #include <tempo/types.hpp>
+#include <tempo/unique_resource.hpp>
 
 namespace tempo {
 
 class Device;
 
 namespace detail {
-struct DeviceState;
+
+/// A GEM object of a device file, of @size bytes (page-aligned).
+struct GemObject {
+    std::shared_ptr<DeviceState> device;
+    BoHandle handle{};
+    std::uint64_t size{0};
+
+    friend bool operator==(const GemObject&, const GemObject&) = default;
+};
+/// Closes the handle (drmCloseBufferHandle()).
+struct CloseGemObject {
+    void operator()(const GemObject& object) const noexcept;
+};
+
+/// A mapping of a buffer in the address space of the process.
+struct CpuMapping {
+    std::byte* data{nullptr};
+    std::size_t size{0};
+
+    friend bool operator==(const CpuMapping&, const CpuMapping&) = default;
+};
+/// munmap().
+struct UnmapCpu {
+    void operator()(const CpuMapping& mapping) const noexcept;
+};
+
+/// A range of the GPU address space of a device file, mapping a buffer.
+struct GpuMapping {
+    std::shared_ptr<DeviceState> device;
+    GpuAddress address{};
+    std::uint64_t size{0};
+    bool read_only{false};
+
+    friend bool operator==(const GpuMapping&, const GpuMapping&) = default;
+};
+/// DRM_IOCTL_TEMPO_VM_UNMAP.
+struct UnmapGpu {
+    void operator()(const GpuMapping& mapping) const noexcept;
+};
+
 } // namespace detail
 
 /// How a Buffer is mapped.
@@ -40,9 +80,15 @@ struct BufferOptions {
  * uses the buffer (wait for the job first: a job that touches an unmapped
  * range faults).
  *
- * Move-only. The typed accessors copy with memcpy, so they are safe for any
- * alignment; they throw std::out_of_range outside the buffer and
- * std::logic_error when the buffer has no CPU mapping.
+ * Move-only; a moved-from buffer is empty (size 0, no mapping). The typed
+ * accessors copy with memcpy, so they are safe for any alignment; they
+ * throw std::out_of_range outside the buffer and std::logic_error when the
+ * buffer has no CPU mapping.
+ *
+ * Each of the three resources (the handle, the CPU mapping, the GPU
+ * mapping) has its own owner, so that a constructor that fails half-way
+ * releases what it made, and the destructor releases them in reverse
+ * order: the GPU mapping, the CPU mapping, the handle.
  */
 class Buffer {
 public:
@@ -51,27 +97,22 @@ public:
     [[nodiscard]] static Buffer with_contents(const Device& device,
                                               std::span<const std::uint32_t> contents);
 
-    Buffer(Buffer&& other) noexcept;
-    Buffer& operator=(Buffer&& other) noexcept;
-    Buffer(const Buffer&) = delete;
-    Buffer& operator=(const Buffer&) = delete;
-    ~Buffer();
-
-    [[nodiscard]] BoHandle handle() const noexcept { return handle_; }
+    [[nodiscard]] BoHandle handle() const noexcept { return object_->handle; }
     /// Size in bytes (page-aligned).
-    [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
-    [[nodiscard]] bool gpu_mapped() const noexcept { return gpu_address_ != GpuAddress{}; }
-    [[nodiscard]] bool gpu_read_only() const noexcept { return gpu_read_only_; }
+    [[nodiscard]] std::uint64_t size() const noexcept { return object_->size; }
+    [[nodiscard]] bool gpu_mapped() const noexcept { return static_cast<bool>(gpu_); }
+    /// Whether the GPU mapping is read-only (false without one).
+    [[nodiscard]] bool gpu_read_only() const noexcept { return gpu_->read_only; }
     /// GPU address of byte 0 (GpuAddress{} without a GPU mapping).
-    [[nodiscard]] GpuAddress gpu_address() const noexcept { return gpu_address_; }
+    [[nodiscard]] GpuAddress gpu_address() const noexcept { return gpu_->address; }
     /// GPU address of byte @offset; throws std::out_of_range past the end.
     [[nodiscard]] GpuAddress gpu_address(std::uint64_t offset) const;
 
     /// The CPU mapping (empty without one).
-    [[nodiscard]] std::span<std::byte> bytes() noexcept { return {cpu_, cpu_ ? size_ : 0}; }
+    [[nodiscard]] std::span<std::byte> bytes() noexcept { return {cpu_->data, cpu_->size}; }
     [[nodiscard]] std::span<const std::byte> bytes() const noexcept
     {
-        return {cpu_, cpu_ ? size_ : 0};
+        return {cpu_->data, cpu_->size};
     }
 
     /// Reads a T at byte @offset.
@@ -98,7 +139,7 @@ public:
     {
         static_assert(std::is_trivially_copyable_v<T>);
         std::vector<T> values(count);
-        if (count > size_ / sizeof(T))
+        if (count > size() / sizeof(T))
             out_of_range(offset, count * sizeof(T));
         if (count)
             std::memcpy(values.data(), checked(offset, count * sizeof(T)), count * sizeof(T));
@@ -115,17 +156,14 @@ public:
     }
 
 private:
-    void destroy() noexcept;
     // Address of [offset, offset + length) in the CPU mapping, or throws.
     [[nodiscard]] std::byte* checked(std::size_t offset, std::size_t length) const;
     [[noreturn]] void out_of_range(std::size_t offset, std::size_t length) const;
 
-    std::shared_ptr<detail::DeviceState> device_;
-    BoHandle handle_{};
-    std::uint64_t size_{0};
-    GpuAddress gpu_address_{};
-    std::byte* cpu_{nullptr};
-    bool gpu_read_only_{false};
+    // Declared in the order of creation: destroyed in reverse.
+    detail::UniqueResource<detail::GemObject, detail::CloseGemObject> object_;
+    detail::UniqueResource<detail::CpuMapping, detail::UnmapCpu> cpu_;
+    detail::UniqueResource<detail::GpuMapping, detail::UnmapGpu> gpu_;
 };
 
 } // namespace tempo

@@ -29,11 +29,10 @@ namespace tempo {
 namespace detail {
 struct Recording;
 class QueueCore;
-class OwnedTimeline;
 
 /// An execution of a list: the point of the queue timeline that signals its end.
 struct Execution {
-    std::shared_ptr<OwnedTimeline> timeline;
+    std::shared_ptr<const SubmitterTimeline> timeline;
     std::uint64_t point{0};
 };
 

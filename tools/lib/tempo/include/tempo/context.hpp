@@ -16,13 +16,17 @@
 
 #include <tempo/sync.hpp>
 #include <tempo/types.hpp>
+#include <tempo/unique_resource.hpp>
 
 namespace tempo {
 
 class Device;
 
 namespace detail {
-struct DeviceState;
+/// DRM_IOCTL_TEMPO_CTX_DESTROY.
+struct DestroyContext {
+    void operator()(const DeviceHandle<ContextId>& context) const noexcept;
+};
 } // namespace detail
 
 /// What an engine-map slot is.
@@ -158,7 +162,8 @@ struct Submission {
  * Context - a GPU context: a priority and an engine map of slots
  *
  * Jobs submitted on one slot complete in submission order. Destroying the
- * context lets its submitted jobs run to completion. Move-only.
+ * context lets its submitted jobs run to completion. Move-only; a
+ * moved-from context owns nothing (id() is ContextId{}).
  */
 class Context {
 public:
@@ -177,13 +182,7 @@ public:
     Context(const Device& device, const EngineMap& engine_map,
             Priority priority = Priority::Normal);
 
-    Context(Context&& other) noexcept;
-    Context& operator=(Context&& other) noexcept;
-    Context(const Context&) = delete;
-    Context& operator=(const Context&) = delete;
-    ~Context();
-
-    [[nodiscard]] ContextId id() const noexcept { return id_; }
+    [[nodiscard]] ContextId id() const noexcept { return context_->handle; }
     /**
      * The engine of each slot; {EngineClass::Gfx, engine_instance_none} for
      * load-balanced and parallel slots (see slots()).
@@ -221,10 +220,11 @@ public:
     std::optional<Fence> submit(const Submission& submission) const;
 
 private:
-    void destroy() noexcept;
+    [[nodiscard]] const detail::DeviceState& device() const noexcept { return *context_->device; }
+    /// "context 3, slot 2 (compute:0)", for the errors of submit().
+    [[nodiscard]] std::string describe_slot(Slot slot) const;
 
-    std::shared_ptr<detail::DeviceState> device_;
-    ContextId id_{};
+    detail::UniqueResource<detail::DeviceHandle<ContextId>, detail::DestroyContext> context_;
     std::vector<Engine> engine_map_;
     std::vector<SlotDesc> slots_;
 };

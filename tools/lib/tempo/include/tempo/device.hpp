@@ -33,15 +33,19 @@ struct Access;
 class Device {
 public:
     /**
-     * Opens the tempo device: $TEMPO_DEVICE if set, else the first render
-     * node whose driver is "tempo". Throws Error (ENODEV when there is none).
+     * Opens the tempo device: $TEMPO_DEVICE if set, else the first of
+     * enumerate(). Throws Error (ENODEV when there is none).
      */
     [[nodiscard]] static Device open();
     /// Opens the DRM node at @path; throws Error if it is not a tempo device.
     [[nodiscard]] static Device open(const std::string& path);
     /// Like open(), but returns nothing instead of throwing when no tempo device is present.
     [[nodiscard]] static std::optional<Device> try_open();
-    /// Paths of the render nodes driven by tempo, in minor number order.
+    /**
+     * Paths of the render nodes driven by tempo, in minor number order: the
+     * render nodes of the devices drmGetDevices2() lists whose driver
+     * (drmGetVersion()) is "tempo". Throws Error if libdrm cannot list them.
+     */
     [[nodiscard]] static std::vector<std::string> enumerate();
 
     Device(Device&&) noexcept;

@@ -15,10 +15,12 @@
 #include <tempo/context.hpp>
 #include <tempo/sync.hpp>
 #include <tempo/types.hpp>
+#include <tempo/unique_resource.hpp>
 
 namespace tempo {
 
 class Device;
+class Submitter;
 
 /// Limits that shape how command lists are encoded and submitted.
 struct SubmitLimits {
@@ -59,12 +61,57 @@ struct Exec {
 };
 
 /**
+ * SubmitterTimeline - a timeline syncobj of a Submitter, destroyed with it
+ *
+ * Built from its submitter, which it keeps alive (like a Vulkan-Hpp RAII
+ * handle from its parent): the only way to get a timeline of a submitter,
+ * so that each is destroyed exactly once. No point is signalled at first.
+ * Move-only; a moved-from timeline owns nothing.
+ *
+ *   const SubmitterTimeline timeline(submitter);
+ *   const SyncPoint done[] = {timeline.at(1)};
+ */
+class SubmitterTimeline {
+public:
+    /// A new timeline of @submitter; throws std::invalid_argument for none, Error on failure.
+    explicit SubmitterTimeline(std::shared_ptr<Submitter> submitter);
+
+    [[nodiscard]] SyncobjHandle handle() const noexcept { return timeline_->handle; }
+    /// The timeline at @point, for an exec or a wait.
+    [[nodiscard]] SyncPoint at(std::uint64_t point) const noexcept { return {handle(), point}; }
+    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept
+    {
+        return timeline_->submitter;
+    }
+    /// The last point signalled, all earlier points included (polls).
+    [[nodiscard]] std::uint64_t last_signaled() const;
+
+private:
+    struct Owned {
+        std::shared_ptr<Submitter> submitter;
+        SyncobjHandle handle{};
+
+        friend bool operator==(const Owned&, const Owned&) = default;
+    };
+    struct Destroy {
+        void operator()(const Owned& timeline) const noexcept { destroy(timeline); }
+    };
+    static void destroy(const Owned& timeline) noexcept;
+
+    detail::UniqueResource<Owned, Destroy> timeline_;
+};
+
+/**
  * Submitter - the device services that command lists, queues and events use
  *
  * Batch memory, timeline syncobjs and the exec of one batch on a slot of
  * one context. DeviceSubmitter implements it on a tempo device; the unit
  * tests implement it with a fake GPU, so that every rule of command lists
  * and batched queues is tested without a device.
+ *
+ * Timelines are SubmitterTimeline objects, built from a shared_ptr to the
+ * submitter; implementations provide the private create_timeline() and
+ * destroy_timeline(), which only SubmitterTimeline calls.
  *
  * Objects that use a submitter (CommandList, Queue, BatchedQueue, Event)
  * hold a shared_ptr to it. A command list may only be executed on queues
@@ -84,10 +131,6 @@ public:
     /// Copies @dwords into GPU-readable memory (see BatchMemory).
     [[nodiscard]] virtual std::shared_ptr<BatchMemory>
     upload(std::span<const std::uint32_t> dwords) = 0;
-
-    /// A new timeline syncobj, no point signalled.
-    [[nodiscard]] virtual SyncobjHandle create_timeline() = 0;
-    virtual void destroy_timeline(SyncobjHandle timeline) noexcept = 0;
 
     /**
      * Batches that one exec on @slot takes: N for a parallel slot of width
@@ -109,6 +152,14 @@ public:
     [[nodiscard]] virtual std::uint64_t last_signaled(SyncobjHandle timeline) = 0;
     /// Signals @point from the CPU.
     virtual void signal(SyncPoint point) = 0;
+
+private:
+    friend class SubmitterTimeline;
+
+    /// A new timeline syncobj, no point signalled (SubmitterTimeline's constructor).
+    [[nodiscard]] virtual SyncobjHandle create_timeline() = 0;
+    /// Destroys a timeline of create_timeline() (SubmitterTimeline's destructor).
+    virtual void destroy_timeline(SyncobjHandle timeline) noexcept = 0;
 };
 
 /**
@@ -143,8 +194,6 @@ public:
     [[nodiscard]] std::uint32_t slot_width(Slot slot) const noexcept override;
     [[nodiscard]] std::shared_ptr<BatchMemory>
     upload(std::span<const std::uint32_t> dwords) override;
-    [[nodiscard]] SyncobjHandle create_timeline() override;
-    void destroy_timeline(SyncobjHandle timeline) noexcept override;
     void submit(const Exec& exec) override;
     WaitResult wait(SyncPoint point, std::chrono::nanoseconds timeout) override;
     [[nodiscard]] std::uint64_t last_signaled(SyncobjHandle timeline) override;
@@ -152,6 +201,9 @@ public:
 
 private:
     struct Pool;
+
+    [[nodiscard]] SyncobjHandle create_timeline() override;
+    void destroy_timeline(SyncobjHandle timeline) noexcept override;
 
     std::shared_ptr<detail::DeviceState> device_;
     Context context_;

@@ -13,13 +13,17 @@
 
 #include <tempo/types.hpp>
 #include <tempo/unique_fd.hpp>
+#include <tempo/unique_resource.hpp>
 
 namespace tempo {
 
 class Device;
 
 namespace detail {
-struct DeviceState;
+/// drmSyncobjDestroy().
+struct DestroySyncobj {
+    void operator()(const DeviceHandle<SyncobjHandle>& syncobj) const noexcept;
+};
 } // namespace detail
 
 /**
@@ -82,22 +86,17 @@ private:
  *
  * Timeline points must only grow. wait() waits for the point's fence to be
  * submitted and signalled (DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT), so it can
- * be called before the submission that signals the point. Move-only.
+ * be called before the submission that signals the point. Move-only; a
+ * moved-from syncobj owns nothing (handle() is SyncobjHandle{}).
  */
 class Syncobj {
 public:
     /// Creates a syncobj, already signalled when @signaled.
     explicit Syncobj(const Device& device, bool signaled = false);
 
-    Syncobj(Syncobj&& other) noexcept;
-    Syncobj& operator=(Syncobj&& other) noexcept;
-    Syncobj(const Syncobj&) = delete;
-    Syncobj& operator=(const Syncobj&) = delete;
-    ~Syncobj();
-
-    [[nodiscard]] SyncobjHandle handle() const noexcept { return handle_; }
+    [[nodiscard]] SyncobjHandle handle() const noexcept { return syncobj_->handle; }
     /// The syncobj at @point (0: binary), for a submission.
-    [[nodiscard]] SyncPoint at(std::uint64_t point = 0) const noexcept { return {handle_, point}; }
+    [[nodiscard]] SyncPoint at(std::uint64_t point = 0) const noexcept { return {handle(), point}; }
 
     /**
      * Waits for @point (0: the binary payload) until @timeout passes; a
@@ -110,7 +109,7 @@ public:
     void signal(std::uint64_t point = 0);
     /// Removes the fence of the binary payload.
     void reset();
-    /// The last signalled timeline point (DRM_IOCTL_SYNCOBJ_QUERY).
+    /// The last signalled timeline point (drmSyncobjQuery()).
     [[nodiscard]] std::uint64_t last_signaled() const;
 
     /// The fence of the binary payload as a sync_file.
@@ -119,10 +118,9 @@ public:
     void import_fence(const Fence& fence);
 
 private:
-    void destroy() noexcept;
+    [[nodiscard]] const detail::DeviceState& device() const noexcept { return *syncobj_->device; }
 
-    std::shared_ptr<detail::DeviceState> device_;
-    SyncobjHandle handle_{};
+    detail::UniqueResource<detail::DeviceHandle<SyncobjHandle>, detail::DestroySyncobj> syncobj_;
 };
 
 /**
