@@ -4,7 +4,9 @@
 # "make demo": build the module and the tools, boot the test VM and show
 # tempo at work.  The programs to run are listed in DEMO_CMDS below; ones
 # that are not built yet are skipped.  Files the demo programs write to
-# $TEMPO_OUT land in build/demo/ on the host.
+# $TEMPO_OUT land in build/demo/ on the host; the gnuplot scripts among
+# them (tempo-demo's latency histogram) are drawn there as SVG when
+# gnuplot is installed.
 #
 # Environment:
 #   TEMPO_DEMO_MODPARAMS  module parameters for tempo.ko
@@ -61,5 +63,20 @@ mkdir -p "$out"
 echo "==> booting the VM"
 tools/vm/run "${vm_args[@]}" --log-dir "$PWD/$out" -- bash -c "$guest_script" demo "${cmds[@]}"
 rc=$?
+
+# The pictures: each NAME.gp draws NAME.svg from the data next to it.
+for gp in "$out"/*.gp; do
+	[ -f "$gp" ] || continue
+	if ! command -v gnuplot >/dev/null; then
+		echo "demo: gnuplot is not installed; $gp is not drawn"
+		continue
+	fi
+	if (cd "$out" && gnuplot "$(basename "$gp")"); then
+		echo "==> drew ${gp%.gp}.svg"
+	else
+		echo "demo: gnuplot $gp failed" >&2
+	fi
+done
+
 echo "==> demo finished with status $rc (outputs in $out/, kernel log in $out/last-guest.log)"
 exit $rc

@@ -12,9 +12,8 @@
  */
 #include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
@@ -31,27 +30,22 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// Output of a shell command (stdout only).
-std::string run(const std::string& cmd)
+/// The JSON a shell command prints (null when it prints none).
+nlohmann::json run_json(const std::string& cmd)
 {
-    return tempo_test::run_command(cmd).second;
+    auto json = nlohmann::json::parse(tempo_test::run_command(cmd).second, nullptr, false);
+    return json.is_discarded() ? nlohmann::json{} : json;
 }
 
-/// The number after the first "key": at or after @from, nullopt for null or none.
-std::optional<double> number_after(const std::string& json, std::size_t from,
-                                   const std::string& key)
+/// The element of array @list whose @key is @value, or null.
+nlohmann::json find_by(const nlohmann::json& list, const std::string& key,
+                       const nlohmann::json& value)
 {
-    if (from == std::string::npos)
-        return std::nullopt;
-    const auto k = json.find("\"" + key + "\": ", from);
-    if (k == std::string::npos)
-        return std::nullopt;
-    const char* start = json.c_str() + k + key.size() + 4;
-    char* end = nullptr;
-    const double v = std::strtod(start, &end);
-    if (end == start)
-        return std::nullopt;
-    return v;
+    if (list.is_array())
+        for (const auto& item : list)
+            if (item.value(key, nlohmann::json{}) == value)
+                return item;
+    return nullptr;
 }
 
 /// Keeps a few SPIN dispatches queued on compute0 until stopped.
@@ -113,11 +107,11 @@ protected:
     }
 
     /// tempo-top --json over 500 ms while compute0 spins.
-    std::string snapshot_while_busy()
+    nlohmann::json snapshot_while_busy()
     {
         Spinner spin(*device_);
         std::this_thread::sleep_for(200ms); // the first jobs started
-        auto json = run(std::string{TEMPO_TOP_PATH} + " --json --interval 500");
+        auto json = run_json(std::string{TEMPO_TOP_PATH} + " --json --interval 500");
         EXPECT_GT(spin.completed(), 0U);
         EXPECT_EQ(spin.first_error(), 0);
         return json;
@@ -128,32 +122,31 @@ protected:
 
 TEST_F(TopDevice, ClientShowsComputeBusy)
 {
-    const auto json = snapshot_while_busy();
-    const auto me = json.find("\"pid\": " + std::to_string(::getpid()) + ",");
-    ASSERT_NE(me, std::string::npos) << "this process is no client in:\n" << json;
-    const auto compute = json.find("\"compute\": {", me);
-    ASSERT_NE(compute, std::string::npos) << json;
-    const auto busy = number_after(json, compute, "busy_percent");
-    ASSERT_TRUE(busy.has_value()) << json;
-    EXPECT_GT(*busy, 0.0) << json;
-    EXPECT_GT(number_after(json, me, "total_memory").value_or(0), 0.0) << json;
+    auto json = snapshot_while_busy();
+    ASSERT_TRUE(json.is_object()) << json;
+    auto me = find_by(json["clients"], "pid", ::getpid());
+    ASSERT_FALSE(me.is_null()) << "this process is no client in:\n" << json.dump(2);
+    auto busy = me["engines"]["compute"]["busy_percent"];
+    ASSERT_TRUE(busy.is_number()) << me.dump(2);
+    EXPECT_GT(busy.get<double>(), 0.0) << me.dump(2);
+    EXPECT_GT(me["total_memory"].get<double>(), 0.0) << me.dump(2);
 }
 
 TEST_F(TopDevice, EngineShowsBusy)
 {
     if (!tempo::top::find_debugfs("/sys/kernel/debug"))
         GTEST_SKIP() << "no tempo debugfs directory (root? debugfs mounted?)";
-    const auto json = snapshot_while_busy();
-    const auto engine = json.find("\"name\": \"compute0\"");
-    ASSERT_NE(engine, std::string::npos) << json;
-    if (const auto busy = number_after(json, engine, "busy_percent")) {
-        EXPECT_GT(*busy, 0.0) << json;
+    auto json = snapshot_while_busy();
+    ASSERT_TRUE(json.is_object()) << json;
+    auto engine = find_by(json["engines"], "name", "compute0");
+    ASSERT_FALSE(engine.is_null()) << json.dump(2);
+    if (engine["busy_percent"].is_number()) {
+        EXPECT_GT(engine["busy_percent"].get<double>(), 0.0) << engine.dump(2);
     } else {
         // A kernel without busy_ns: activity from completed jobs.
-        EXPECT_GT(number_after(json, engine, "jobs_done").value_or(0), 0.0) << json;
+        EXPECT_GT(engine["jobs_done"].get<double>(), 0.0) << engine.dump(2);
     }
-    EXPECT_GT(number_after(json, json.find("\"cus\": {"), "workgroups_done").value_or(0), 0.0)
-        << json;
+    EXPECT_GT(json["cus"]["workgroups_done"].get<double>(), 0.0) << json["cus"].dump(2);
 }
 
 } // namespace

@@ -3,7 +3,8 @@
  * Copyright (c) 2026 The tempo authors
  *
  * tempo-top's model on fixture text: the debugfs parsers, fdinfo over a
- * fake /proc tree, the busy shares of two samples and the JSON fields.
+ * fake /proc tree, the busy shares of two samples, the JSON fields and the
+ * text frame.
  * No device needed.
  */
 #include <chrono>
@@ -11,13 +12,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "temp_dir.hpp"
 #include "top.hpp"
+#include "top_output.hpp"
 
 namespace {
 
@@ -75,35 +79,7 @@ std::string fdinfo(std::uint64_t id, std::uint64_t compute_ns, std::string_view 
     return s.str();
 }
 
-/// A temporary directory, removed with everything in it.
-class TempDir {
-public:
-    TempDir()
-    {
-        std::string tmpl = (fs::temp_directory_path() / "tempo-top-test.XXXXXX").string();
-        if (!::mkdtemp(tmpl.data()))
-            throw std::runtime_error("mkdtemp");
-        path_ = tmpl;
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-    void write(const fs::path& rel, std::string_view text) const
-    {
-        fs::create_directories((path_ / rel).parent_path());
-        std::ofstream(path_ / rel) << text;
-    }
-
-private:
-    fs::path path_;
-};
+using tempo_test::TempDir;
 
 TEST(TopParse, HqdsWithoutBusyNs)
 {
@@ -324,25 +300,76 @@ TEST(TopView, BusyIsClamped)
     EXPECT_DOUBLE_EQ(*v.clients[0].classes.at("compute").busy_percent, 100.0);
 }
 
-TEST(TopOutput, Json)
+/// The --json output of @v, parsed back.
+nlohmann::json json_of(const View& v, std::uint64_t interval_ms)
+{
+    std::ostringstream out;
+    write_json(v, out, interval_ms);
+    return nlohmann::json::parse(out.str());
+}
+
+TEST(TopOutput, JsonEngines)
+{
+    const auto a = sample_at(1s, hqds_busy(0, 1'000'000, 0, 10), 0);
+    const auto b = sample_at(1500ms, hqds_busy(0, 251'000'000, 100'000'000, 20), 500'000'000);
+    const auto j = json_of(compute_view(a, b), 500);
+    EXPECT_EQ(j["interval_ms"], 500);
+    EXPECT_EQ(j["measured_interval_s"], 0.5);
+    EXPECT_EQ(j["debugfs"], "/fake");
+    ASSERT_EQ(j["engines"].size(), 2U) << j;
+    const auto& c = j["engines"][1];
+    EXPECT_EQ(c["name"], "compute0");
+    EXPECT_EQ(c["state"], "running");
+    EXPECT_EQ(c["busy_percent"], 70.0);
+    EXPECT_EQ(c["jobs_done"], 10);
+    ASSERT_EQ(c["hqds"].size(), 2U) << j;
+    EXPECT_EQ(c["hqds"][0]["busy_percent"], 50.0);
+    EXPECT_EQ(c["hqds"][0]["busy_ns"], 251'000'000);
+    EXPECT_EQ(c["hqds"][0]["jobs_per_s"], 20.0);
+    EXPECT_EQ(c["hqds"][1]["pipe_prio"], 2);
+    EXPECT_EQ(c["hqds"][1]["state"], "preempted");
+    EXPECT_EQ(c["hqds"][1]["preemptions"], 2);
+}
+
+TEST(TopOutput, JsonClientsAndCus)
 {
     const auto a = sample_at(1s, hqds_busy(0, 1'000'000, 0, 10), 0);
     auto b = sample_at(1500ms, hqds_busy(0, 251'000'000, 100'000'000, 20), 500'000'000);
     b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
                                 "7 42 1 normal normal 0 1\n");
+    const auto j = json_of(compute_view(a, b), 500);
+    ASSERT_EQ(j["clients"].size(), 1U) << j;
+    const auto& c = j["clients"][0];
+    EXPECT_EQ(c["id"], 7);
+    EXPECT_EQ(c["pid"], 42);
+    EXPECT_EQ(c["comm"], "spinner");
+    EXPECT_EQ(c["engines"]["compute"]["busy_percent"], 50.0);
+    EXPECT_EQ(c["engines"]["compute"]["capacity"], 2);
+    EXPECT_EQ(c["total_memory"], 4194304);
+    EXPECT_EQ(c["resident_memory"], 524288);
+    EXPECT_EQ(c["contexts"]["max_priority"], "normal");
+    EXPECT_EQ(c["contexts"]["count"], 1);
+    EXPECT_EQ(j["cus"]["busy"], 6);
+    EXPECT_EQ(j["cus"]["busy_percent"], 75.0); // 6 of 8 CUs
+    EXPECT_EQ(j["cus"]["sequencer"], "priority");
+    ASSERT_EQ(j["contexts"].size(), 1U);
+    EXPECT_EQ(j["contexts"][0]["banned"], false);
+}
+
+TEST(TopOutput, JsonKeysInTheirDocumentedOrder)
+{
+    const auto a = sample_at(1s, hqds_busy(0, 1'000'000, 0, 10), 0);
+    const auto b = sample_at(1500ms, hqds_busy(0, 251'000'000, 100'000'000, 20), 500'000'000);
     std::ostringstream out;
     write_json(compute_view(a, b), out, 500);
-    const auto j = out.str();
-    EXPECT_NE(j.find("\"interval_ms\": 500"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"name\": \"compute0\""), std::string::npos) << j;
-    EXPECT_NE(j.find("\"busy_percent\": 70.00"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"busy_percent\": 50.00"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"comm\": \"spinner\""), std::string::npos) << j;
-    EXPECT_NE(j.find("\"total_memory\": 4194304"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"resident_memory\": 524288"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"max_priority\": \"normal\""), std::string::npos) << j;
-    EXPECT_NE(j.find("\"busy\": 6"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"busy_percent\": 75.00"), std::string::npos) << j; // 6 of 8 CUs
+    const auto text = out.str();
+    std::size_t at = 0;
+    for (const char* key : {"interval_ms", "measured_interval_s", "debugfs", "engines", "cus",
+                            "clients", "contexts"}) {
+        const auto next = text.find(std::string{"\n  \""} + key + "\": ", at);
+        ASSERT_NE(next, std::string::npos) << key << " after " << at << " in " << text;
+        at = next;
+    }
 }
 
 TEST(TopOutput, JsonWithoutDebugfs)
@@ -350,13 +377,24 @@ TEST(TopOutput, JsonWithoutDebugfs)
     Sample a, b;
     a.time = 1s;
     b.time = 2s;
-    std::ostringstream out;
-    write_json(compute_view(a, b), out, 1000);
-    const auto j = out.str();
-    EXPECT_NE(j.find("\"debugfs\": null"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"cus\": null"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"contexts\": null"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"engines\": []"), std::string::npos) << j;
+    const auto j = json_of(compute_view(a, b), 1000);
+    EXPECT_TRUE(j["debugfs"].is_null()) << j;
+    EXPECT_TRUE(j["cus"].is_null()) << j;
+    EXPECT_TRUE(j["contexts"].is_null()) << j;
+    EXPECT_EQ(j["engines"], nlohmann::json::array()) << j;
+    EXPECT_EQ(j["clients"], nlohmann::json::array()) << j;
+}
+
+TEST(TopOutput, JsonUnknownSharesAreNull)
+{
+    auto a = sample_at(1s, hqds_old, 0);
+    a.clients.clear();
+    const auto b = sample_at(2s, hqds_old, 900);
+    const auto j = json_of(compute_view(a, b), 1000);
+    EXPECT_TRUE(j["engines"][0]["busy_percent"].is_null()) << j;
+    EXPECT_TRUE(j["engines"][0]["hqds"][0]["busy_ns"].is_null()) << j;
+    EXPECT_TRUE(j["clients"][0]["engines"]["compute"]["busy_percent"].is_null()) << j;
+    EXPECT_FALSE(j["clients"][0].contains("contexts")) << j;
 }
 
 TEST(TopOutput, TextFrame)
@@ -393,13 +431,16 @@ TEST(TopTool, JsonOverFakeTree)
                             (d.path() / "proc").string() + " >" + out.string();
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream in(out);
-    std::stringstream s;
-    s << in.rdbuf();
-    const auto j = s.str();
-    EXPECT_NE(j.find("\"name\": \"compute0\""), std::string::npos) << j;
-    EXPECT_NE(j.find("\"comm\": \"fake\""), std::string::npos) << j;
-    EXPECT_NE(j.find("\"contexts\": null"), std::string::npos) << j;
-    EXPECT_NE(j.find("\"sequencer\": \"priority\""), std::string::npos) << j;
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["interval_ms"], 50);
+    EXPECT_EQ(j["debugfs"], (d.path() / "debug" / "dri" / "0").string());
+    ASSERT_EQ(j["engines"].size(), 2U) << j;
+    EXPECT_EQ(j["engines"][1]["name"], "compute0");
+    ASSERT_EQ(j["clients"].size(), 1U) << j;
+    EXPECT_EQ(j["clients"][0]["comm"], "fake");
+    EXPECT_EQ(j["clients"][0]["pid"], 55);
+    EXPECT_TRUE(j["contexts"].is_null()) << j;
+    EXPECT_EQ(j["cus"]["sequencer"], "priority");
 }
 
 TEST(TopTool, HelpAndUsageErrors)
@@ -408,6 +449,27 @@ TEST(TopTool, HelpAndUsageErrors)
     EXPECT_EQ(std::system((tool + " --help >/dev/null").c_str()), 0);
     EXPECT_EQ(WEXITSTATUS(std::system((tool + " --bogus 2>/dev/null").c_str())), 2);
     EXPECT_EQ(WEXITSTATUS(std::system((tool + " --interval 0 2>/dev/null").c_str())), 2);
+}
+
+TEST(TopTool, PlainFramesWithoutTty)
+{
+    TempDir d;
+    d.write("debug/dri/0/name", "tempo dev=tempo unique=tempo\n");
+    d.write("debug/dri/0/hqds", hqds_busy(0, 0, 0, 0));
+    const auto out = d.path() / "out.txt";
+    const std::string cmd = std::string{TEMPO_TOP_PATH} + " -n 2 --interval 20 --debugfs " +
+                            (d.path() / "debug").string() + " --proc " + d.path().string() +
+                            "/none >" + out.string();
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(out);
+    std::stringstream s;
+    s << in.rdbuf();
+    const auto text = s.str();
+    EXPECT_EQ(text.find("\x1b"), std::string::npos) << text;
+    const auto first = text.find("tempo-top - ");
+    ASSERT_NE(first, std::string::npos) << text;
+    EXPECT_NE(text.find("tempo-top - ", first + 1), std::string::npos) << text;
+    EXPECT_NE(text.find("(no tempo clients)"), std::string::npos) << text;
 }
 
 } // namespace

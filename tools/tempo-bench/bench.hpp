@@ -2,11 +2,10 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * tempo-bench: the pieces every benchmark (subcommand) shares.
+ * tempo-bench: the pieces every benchmark (command) shares.
  */
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -17,11 +16,20 @@
 
 #include <tempo/tempo.hpp>
 
+#include "tempo-tooling/json.hpp"
 #include "tempo-tooling/stats.hpp"
+#include "tempo-tooling/timing.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace tempo::bench {
 
-/// Options common to the subcommands.
+using tooling::Clock;
+using tooling::elapsed_ns;
+
+/// The options of the commands (each command takes the ones it uses).
 struct Options {
     std::uint64_t iterations = 1000;
     std::uint64_t warmup = 100;
@@ -34,35 +42,44 @@ struct Options {
     /// Samples of each row of "latency".
     std::uint64_t samples = 300;
     /// Duration of each load job (SPIN workgroup) of "latency", in milliseconds.
-    std::uint64_t load_ms = 20;
+    std::uint32_t load_ms = 20;
     /// Mean pause between two probes of "latency", in microseconds.
     std::uint64_t gap_us = 1000;
-    /// Where "latency" writes its SVG picture; empty: nowhere.
+    /// Where "latency" writes its plot (data and gnuplot script); empty: nowhere.
     std::string hist;
     /// Batches per gang of "parallel".
     std::uint32_t width = 2;
 };
 
-/// One subcommand.
+/// One command.
 struct Command {
     std::string_view name;
     std::string_view summary;
+    /// Adds the options the command takes to its part of the command line.
+    void (*add_options)(CLI::App& command, Options& options);
     int (*run)(const Options& options);
 };
 
-/// Every subcommand, for main() and the usage text.
+/// Every command, for main() and the usage text.
 std::span<const Command> commands();
 
 int run_nop(const Options& options);
 int run_latency(const Options& options);
 int run_parallel(const Options& options);
 
-/// Monotonic time in nanoseconds, as a double, for the samples.
-using Clock = std::chrono::steady_clock;
-inline double elapsed_ns(Clock::time_point start, Clock::time_point end)
+/// Runs @step(i) for i in 0 .. warm-up + iterations; returns what the
+/// measured iterations (those after the warm-up) return: nanoseconds.
+template <typename Step>
+std::vector<double> measure(const Options& options, Step&& step)
 {
-    return static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+    std::vector<double> samples;
+    samples.reserve(options.iterations);
+    for (std::uint64_t i = 0; i < options.warmup + options.iterations; i++) {
+        const double ns = step(i);
+        if (i >= options.warmup)
+            samples.push_back(ns);
+    }
+    return samples;
 }
 
 /// A measured row of the result table (samples in nanoseconds).
@@ -98,6 +115,9 @@ tooling::Summary summarize_us(std::vector<double> samples_ns);
 
 /// Ratio of the means and of the medians of two rows.
 Ratio ratio(std::string key, std::string label, const Row& numerator, const Row& denominator);
+
+/// @s as JSON: count, mean_us, p50_us, p99_us, min_us, max_us.
+tooling::Json summary_json(const tooling::Summary& s);
 
 /// Prints the report as a table, or JSON with --json.
 void print(const Report& report, bool json);

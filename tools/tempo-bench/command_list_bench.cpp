@@ -24,18 +24,18 @@
  *
  *   tools/vm/run -- build/cmake/tools/tempo-bench/tempo-command-list-bench
  *
- * Google Benchmark's options apply (--benchmark_filter, --benchmark_min_time,
- * --benchmark_format=json, ...).
+ * Google Benchmark's options apply (--help, --benchmark_filter,
+ * --benchmark_min_time, --benchmark_format=json, ...), and --version.
  */
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -43,6 +43,9 @@
 #include <benchmark/benchmark.h>
 
 #include <tempo/tempo.hpp>
+#include <tempo/version.hpp>
+
+#include "tempo-tooling/timing.hpp"
 
 namespace {
 
@@ -73,9 +76,7 @@ double seconds(Clock::duration d)
 /// CPU time of the calling thread, in seconds (user and kernel, ioctls included).
 double thread_cpu_seconds()
 {
-    timespec ts{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    return tempo::tooling::thread_cpu_ns() * 1e-9;
 }
 
 // ---------------------------------------------------------------------------
@@ -337,52 +338,75 @@ void print_summary(const Collector& c)
                 c.us("Visit/concrete") * 1000.0 / visited_commands);
 }
 
+/// Opens the device and the submitter of the benchmarks; false without a device.
+bool open_device()
+{
+    Setup& s = setup();
+    s.device = tempo::Device::try_open();
+    if (!s.device)
+        return false;
+    tempo::Engine engine{tempo::EngineClass::Compute, 0};
+    if (!s.device->find_engine(engine))
+        engine = s.device->engines().front().engine;
+    s.submitter = tempo::DeviceSubmitter::create(*s.device, std::span{&engine, 1});
+    s.data.emplace(*s.device, 2 * 4096);
+    return true;
+}
+
+void register_benchmarks()
+{
+    for (const auto& [mode, name] : submit_modes) {
+        benchmark::RegisterBenchmark(("SubmitKernel/immediate/" + std::string{name}).c_str(),
+                                     submit_kernel_immediate, mode)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(("SubmitKernel/batched/" + std::string{name}).c_str(),
+                                     submit_kernel_batched, mode)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
+    }
+    for (const int n : {10, 100, 1000}) {
+        benchmark::RegisterBenchmark(("Rerecord/" + std::to_string(n)).c_str(), rerecord_list,
+                                     std::int64_t{n})
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(("Clone/" + std::to_string(n)).c_str(), clone_list,
+                                     std::int64_t{n})
+            ->Unit(benchmark::kMicrosecond);
+    }
+    benchmark::RegisterBenchmark("Visit/ignore", visit_ignore)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("Visit/reappend", visit_reappend)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("Visit/concrete", visit_concrete)->Unit(benchmark::kMicrosecond);
+}
+
+/// --version, which Google Benchmark does not know: true if given.
+bool print_version(int argc, char** argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (std::string_view{argv[i]} == "--version") {
+            std::printf("tempo-command-list-bench %s\n", tempo::version_string);
+            return true;
+        }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if (print_version(argc, argv))
+        return 0;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 2;
     try {
-        Setup& s = setup();
-        s.device = tempo::Device::try_open();
-        if (!s.device) {
-            std::fprintf(stderr,
-                         "tempo-command-list-bench: no tempo device (run it in the VM: "
-                         "tools/vm/run -- build/cmake/tools/tempo-bench/tempo-command-list-bench)\n");
+        if (!open_device()) {
+            std::fprintf(
+                stderr,
+                "tempo-command-list-bench: no tempo device (run it in the VM: "
+                "tools/vm/run -- build/cmake/tools/tempo-bench/tempo-command-list-bench)\n");
             return 77;
         }
-        tempo::Engine engine{tempo::EngineClass::Compute, 0};
-        if (!s.device->find_engine(engine))
-            engine = s.device->engines().front().engine;
-        s.submitter = tempo::DeviceSubmitter::create(*s.device, std::span{&engine, 1});
-        s.data.emplace(*s.device, 2 * 4096);
-
-        for (const auto& [mode, name] : submit_modes) {
-            benchmark::RegisterBenchmark(("SubmitKernel/immediate/" + std::string{name}).c_str(),
-                                         submit_kernel_immediate, mode)
-                ->UseManualTime()
-                ->Unit(benchmark::kMicrosecond);
-            benchmark::RegisterBenchmark(("SubmitKernel/batched/" + std::string{name}).c_str(),
-                                         submit_kernel_batched, mode)
-                ->UseManualTime()
-                ->Unit(benchmark::kMicrosecond);
-        }
-        for (const int n : {10, 100, 1000}) {
-            benchmark::RegisterBenchmark(("Rerecord/" + std::to_string(n)).c_str(), rerecord_list,
-                                         std::int64_t{n})
-                ->Unit(benchmark::kMicrosecond);
-            benchmark::RegisterBenchmark(("Clone/" + std::to_string(n)).c_str(), clone_list,
-                                         std::int64_t{n})
-                ->Unit(benchmark::kMicrosecond);
-        }
-        benchmark::RegisterBenchmark("Visit/ignore", visit_ignore)->Unit(benchmark::kMicrosecond);
-        benchmark::RegisterBenchmark("Visit/reappend", visit_reappend)
-            ->Unit(benchmark::kMicrosecond);
-        benchmark::RegisterBenchmark("Visit/concrete", visit_concrete)
-            ->Unit(benchmark::kMicrosecond);
-
+        register_benchmarks();
         Collector collector;
         benchmark::RunSpecifiedBenchmarks(&collector);
         print_summary(collector);

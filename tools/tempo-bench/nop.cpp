@@ -24,7 +24,7 @@
 #include <drm.h>
 
 #include "bench.hpp"
-#include "tempo-tooling/options.hpp"
+#include "tempo-tooling/device.hpp"
 
 namespace tempo::bench {
 
@@ -38,145 +38,159 @@ void wait_last(const Timeline& timeline, std::chrono::nanoseconds timeout)
                                  " did not signal in time");
 }
 
-} // namespace
-
-int run_nop(const Options& options)
+Buffer nop_batch(const Device& device)
 {
-    const Device device = tooling::open_device(options.device);
-    const Engine engine = pick_engine(device, options);
-    const Context context(device, std::span{&engine, 1});
-    const std::uint64_t total = options.warmup + options.iterations;
-    const std::uint64_t burst =
-        options.burst ? options.burst : std::max<std::uint64_t>(device.info().ring_size, 1);
-    // A NOP that takes longer than a few job timeouts is a hang, not a sample.
-    const std::chrono::nanoseconds timeout =
-        4 * std::max(device.info().job_timeout, std::chrono::milliseconds{1000});
-
     PacketWriter writer;
     writer.nop().end();
-    const Buffer batch = Buffer::with_contents(device, writer.dwords());
-    const Submission nop{.slot = Slot{0}, .batch = batch.gpu_address()};
+    return Buffer::with_contents(device, writer.dwords());
+}
 
-    // The job must succeed, or the timings mean nothing.
+/// The device, a context on the engine and the [NOP, END] batch that the
+/// measurements share.
+class NopBench {
+public:
+    explicit NopBench(const Options& options)
+        : options_(options),
+          device_(tooling::open_device(options.device)),
+          engine_(pick_engine(device_, options)),
+          context_(device_, std::span{&engine_, 1}),
+          batch_(nop_batch(device_)),
+          burst_(options.burst ? options.burst
+                               : std::max<std::uint64_t>(device_.info().ring_size, 1)),
+          timeout_(tooling::hang_timeout(device_))
+    {}
+
+    /// The job must succeed, or the timings mean nothing.
+    void check_job() const
     {
-        Submission checked = nop;
+        Submission checked = nop();
         checked.out_fence = true;
-        const auto fence = context.submit(checked);
-        if (fence->wait(timeout) == WaitResult::Timeout)
+        const auto fence = context_.submit(checked);
+        if (fence->wait(timeout_) == WaitResult::Timeout)
             throw std::runtime_error("the NOP job did not complete in time");
         if (const int status = fence->status(); status != 1)
-            throw Error(-status, "NOP job", "the job failed on " + to_string(engine));
+            throw Error(-status, "NOP job", "the job failed on " + to_string(engine_));
     }
 
-    std::vector<double> samples;
-    samples.reserve(options.iterations);
-    const auto keep = [&](std::uint64_t i, Clock::time_point t0, Clock::time_point t1) {
-        if (i >= options.warmup)
-            samples.push_back(elapsed_ns(t0, t1));
-    };
-    const auto row = [&](std::string key, std::string label) {
-        Row r{std::move(key), std::move(label), summarize_us(std::move(samples))};
-        samples.clear();
-        samples.reserve(options.iterations);
-        return r;
-    };
-
-    Report report{
-        .benchmark = "nop",
-        .device = device.path(),
-        .engine = to_string(engine),
-        .iterations = options.iterations,
-        .warmup = options.warmup,
-        .parameters = {{"submit_burst", burst}},
-        .rows = {},
-        .ratios = {},
-    };
-
-    // (c) null ioctl
-    for (std::uint64_t i = 0; i < total; i++) {
-        drm_version version{};
-        const auto t0 = Clock::now();
-        const int ret = ::ioctl(device.fd(), DRM_IOCTL_VERSION, &version);
-        const auto t1 = Clock::now();
-        if (ret != 0)
-            throw Error(errno, "DRM_IOCTL_VERSION", "null ioctl");
-        keep(i, t0, t1);
-    }
-    report.rows.push_back(row("null_ioctl", "null ioctl (DRM_IOCTL_VERSION)"));
-
-    // (c) syncobj signal + wait + reset
+    [[nodiscard]] Report header() const
     {
-        Syncobj binary(device);
-        for (std::uint64_t i = 0; i < total; i++) {
+        return Report{
+            .benchmark = "nop",
+            .device = device_.path(),
+            .engine = to_string(engine_),
+            .iterations = options_.iterations,
+            .warmup = options_.warmup,
+            .parameters = {{"submit_burst", burst_}},
+            .rows = {},
+            .ratios = {},
+        };
+    }
+
+    [[nodiscard]] Row null_ioctl() const
+    {
+        return row("null_ioctl", "null ioctl (DRM_IOCTL_VERSION)", [&](std::uint64_t) {
+            drm_version version{};
+            const auto t0 = Clock::now();
+            const int ret = ::ioctl(device_.fd(), DRM_IOCTL_VERSION, &version);
+            const auto t1 = Clock::now();
+            if (ret != 0)
+                throw Error(errno, "DRM_IOCTL_VERSION", "null ioctl");
+            return elapsed_ns(t0, t1);
+        });
+    }
+
+    [[nodiscard]] Row syncobj() const
+    {
+        Syncobj binary(device_);
+        return row("syncobj_signal_wait_reset", "syncobj signal+wait+reset", [&](std::uint64_t) {
             const auto t0 = Clock::now();
             binary.signal();
             binary.wait(0, wait_forever);
             binary.reset();
-            const auto t1 = Clock::now();
-            keep(i, t0, t1);
-        }
+            return elapsed_ns(t0, Clock::now());
+        });
     }
-    report.rows.push_back(row("syncobj_signal_wait_reset", "syncobj signal+wait+reset"));
 
-    // (b) submit only
+    /// Submissions that each signal a timeline point: with @round_trip each
+    /// waits for its point, else one wait per burst, outside the timing.
+    [[nodiscard]] Row timeline(std::string key, std::string label, bool round_trip) const
     {
-        Timeline timeline(device);
+        Timeline timeline(device_);
         std::array<SyncPoint, 1> signal{};
-        Submission submission = nop;
+        Submission submission = nop();
         submission.signal = signal;
-        for (std::uint64_t i = 0; i < total; i++) {
+        const std::uint64_t total = options_.warmup + options_.iterations;
+        return row(std::move(key), std::move(label), [&](std::uint64_t i) {
             signal[0] = timeline.next();
             const auto t0 = Clock::now();
-            context.submit(submission);
+            context_.submit(submission);
+            if (round_trip)
+                wait_last(timeline, timeout_);
             const auto t1 = Clock::now();
-            keep(i, t0, t1);
-            if ((i + 1) % burst == 0 || i + 1 == total)
-                wait_last(timeline, timeout);
-        }
+            if (!round_trip && ((i + 1) % burst_ == 0 || i + 1 == total))
+                wait_last(timeline, timeout_);
+            return elapsed_ns(t0, t1);
+        });
     }
-    report.rows.push_back(row("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)"));
 
-    // (a) round trip, syncobj wait
+    [[nodiscard]] Row sync_file() const
     {
-        Timeline timeline(device);
-        std::array<SyncPoint, 1> signal{};
-        Submission submission = nop;
-        submission.signal = signal;
-        for (std::uint64_t i = 0; i < total; i++) {
-            signal[0] = timeline.next();
-            const auto t0 = Clock::now();
-            context.submit(submission);
-            wait_last(timeline, timeout);
-            const auto t1 = Clock::now();
-            keep(i, t0, t1);
-        }
-    }
-    report.rows.push_back(row("round_trip", "NOP round trip (syncobj wait)"));
-
-    // (a) round trip, sync_file poll
-    {
-        Submission submission = nop;
+        Submission submission = nop();
         submission.out_fence = true;
-        for (std::uint64_t i = 0; i < total; i++) {
+        return row("round_trip_sync_file", "NOP round trip (sync_file poll)", [&](std::uint64_t) {
             const auto t0 = Clock::now();
-            const auto fence = context.submit(submission);
-            const WaitResult result = fence->wait(timeout);
+            const auto fence = context_.submit(submission);
+            const WaitResult result = fence->wait(timeout_);
             const auto t1 = Clock::now();
             if (result == WaitResult::Timeout)
                 throw std::runtime_error("a NOP job did not complete in time");
-            keep(i, t0, t1);
-        }
+            return elapsed_ns(t0, t1);
+        });
     }
-    report.rows.push_back(row("round_trip_sync_file", "NOP round trip (sync_file poll)"));
 
-    const Row& null_ioctl = report.rows[0];
-    report.ratios.push_back(
-        ratio("round_trip_over_null_ioctl", "round trip / null ioctl", report.rows[3], null_ioctl));
-    report.ratios.push_back(ratio("submit_only_over_null_ioctl", "submit only / null ioctl",
-                                  report.rows[2], null_ioctl));
-    report.ratios.push_back(ratio("syncobj_over_null_ioctl",
-                                  "syncobj signal+wait+reset / null ioctl", report.rows[1],
-                                  null_ioctl));
+private:
+    [[nodiscard]] Submission nop() const
+    {
+        return {.slot = Slot{0}, .batch = batch_.gpu_address()};
+    }
+
+    template <typename Step>
+    Row row(std::string key, std::string label, Step&& step) const
+    {
+        return {std::move(key), std::move(label), summarize_us(measure(options_, step))};
+    }
+
+    const Options& options_;
+    const Device device_;
+    const Engine engine_;
+    const Context context_;
+    const Buffer batch_;
+    const std::uint64_t burst_;
+    // A NOP that takes longer than a few job timeouts is a hang, not a sample.
+    const std::chrono::nanoseconds timeout_;
+};
+
+} // namespace
+
+int run_nop(const Options& options)
+{
+    const NopBench bench(options);
+    bench.check_job();
+    Report report = bench.header();
+    report.rows = {
+        bench.null_ioctl(),
+        bench.syncobj(),
+        bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
+        bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
+        bench.sync_file(),
+    };
+    const auto& rows = report.rows;
+    report.ratios = {
+        ratio("round_trip_over_null_ioctl", "round trip / null ioctl", rows[3], rows[0]),
+        ratio("submit_only_over_null_ioctl", "submit only / null ioctl", rows[2], rows[0]),
+        ratio("syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl", rows[1],
+              rows[0]),
+    };
     print(report, options.json);
     return 0;
 }

@@ -19,25 +19,22 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <ctime>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench.hpp"
-#include "tempo-tooling/options.hpp"
+#include "tempo-tooling/device.hpp"
 
 namespace tempo::bench {
 
 namespace {
 
-// Nanoseconds of CPU time this thread has used.
-double thread_cpu_ns()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
+enum Mode : std::size_t {
+    gang_mode = 0,
+    plain_mode = 1
+};
 
 // The engines of the gang: @width engines of --engine's class, else of the
 // first class with parallel support and enough engines (compute first).
@@ -70,34 +67,20 @@ std::vector<Engine> pick_engines(const Device& device, const Options& options, s
                              " engines");
 }
 
-} // namespace
-
-int run_parallel(const Options& options)
+/// --width, if the device takes that many batches in one exec.
+std::uint32_t checked_width(const Device& device, const Options& options)
 {
-    const Device device = tooling::open_device(options.device);
-    const DeviceInfo& info = device.info();
-    const std::uint32_t width = options.width;
-    if (width < 2)
-        throw std::runtime_error("--width must be at least 2");
-    if (width > info.max_batches)
-        throw std::runtime_error("--width " + std::to_string(width) + " is above the device's " +
-                                 std::to_string(info.max_batches) + " batches per exec");
-    const std::vector<Engine> engines = pick_engines(device, options, width);
-    const std::uint64_t total = options.warmup + options.iterations;
-    const std::chrono::nanoseconds timeout =
-        4 * std::max(info.job_timeout, std::chrono::milliseconds{1000});
+    if (options.width > device.info().max_batches)
+        throw std::runtime_error("--width " + std::to_string(options.width) +
+                                 " is above the device's " +
+                                 std::to_string(device.info().max_batches) + " batches per exec");
+    return options.width;
+}
 
-    // Batch i of the gang is pinned to engines[i] (one sibling per column),
-    // the same engine as plain slot i: the modes differ only in how the
-    // batches are submitted and started.
-    EngineMap gang_map;
-    const Slot gang_slot = gang_map.add_parallel(static_cast<std::uint16_t>(width), 1, engines);
-    const Context gang(device, gang_map);
-    const Context plain(device, engines);
-
-    // Batches: mode m (0 gang, 1 plain), member i at (m * width + i) * 16
-    // bytes, writing its start time at the same index * 8 of the stamps.
-    Buffer stamps(device, 4096);
+/// The batches: mode m (0 gang, 1 plain), member i at (m * width + i) * 16
+/// bytes, writing its start time at the same index * 8 of @stamps.
+std::vector<std::uint32_t> stamp_batches(const Buffer& stamps, std::uint32_t width)
+{
     std::vector<std::uint32_t> dwords;
     for (std::uint32_t k = 0; k < 2 * width; k++) {
         PacketWriter writer;
@@ -105,98 +88,164 @@ int run_parallel(const Options& options)
         dwords.insert(dwords.end(), writer.dwords().begin(), writer.dwords().end());
         dwords.resize(std::size_t{k + 1} * 4, 0);
     }
-    const Buffer batches = Buffer::with_contents(device, dwords);
-    std::vector<GpuAddress> gang_batches;
-    std::vector<GpuAddress> plain_batches;
-    for (std::uint32_t i = 0; i < width; i++) {
-        gang_batches.push_back(batches.gpu_address(std::uint64_t{i} * 16));
-        plain_batches.push_back(batches.gpu_address(std::uint64_t{width + i} * 16));
-    }
+    return dwords;
+}
 
-    std::array<std::vector<double>, 2> wall;
-    std::array<std::vector<double>, 2> cpu;
-    std::array<std::vector<double>, 2> skew;
-    for (std::size_t m = 0; m < 2; m++) {
-        wall[m].reserve(options.iterations);
-        cpu[m].reserve(options.iterations);
-        skew[m].reserve(options.iterations);
-    }
-    const double ns_per_tick =
-        info.timestamp_frequency ? 1e9 / static_cast<double>(info.timestamp_frequency) : 1.0;
+/// The samples of one mode, in nanoseconds.
+struct ModeSamples {
+    std::vector<double> wall;
+    std::vector<double> cpu;
+    std::vector<double> skew;
+};
 
-    Timeline timeline(device);
-    std::array<SyncPoint, 1> signal{};
-    const auto round = [&](std::size_t mode, bool keep) {
-        for (std::uint32_t i = 0; i < width; i++)
-            stamps.write<std::uint64_t>((mode * width + i) * 8, 0);
-        const auto t0 = Clock::now();
-        const double c0 = thread_cpu_ns();
-        if (mode == 0) {
-            signal[0] = timeline.next();
-            gang.submit({.slot = gang_slot, .batches = gang_batches, .signal = signal});
-        } else {
-            for (std::uint32_t i = 0; i < width; i++) {
-                signal[0] = timeline.next();
-                plain.submit({.slot = Slot{i}, .batch = plain_batches[i], .signal = signal});
-            }
+class GangBench {
+public:
+    explicit GangBench(const Options& options)
+        : options_(options),
+          device_(tooling::open_device(options.device)),
+          width_(checked_width(device_, options)),
+          engines_(pick_engines(device_, options, width_)),
+          // Batch i of the gang is pinned to engines[i] (one sibling per
+          // column), the same engine as plain slot i: the modes differ only
+          // in how the batches are submitted and started.
+          gang_slot_(gang_map_.add_parallel(static_cast<std::uint16_t>(width_), 1, engines_)),
+          gang_(device_, gang_map_),
+          plain_(device_, engines_),
+          stamps_(device_, 4096),
+          batches_(Buffer::with_contents(device_, stamp_batches(stamps_, width_))),
+          gang_batches_(addresses(gang_mode)),
+          timeline_(device_),
+          timeout_(tooling::hang_timeout(device_))
+    {}
+
+    /// Rounds of both modes, alternating which goes first.
+    void run()
+    {
+        for (std::uint64_t k = 0; k < options_.warmup + options_.iterations; k++) {
+            const bool keep = k >= options_.warmup;
+            const Mode first = k % 2 ? plain_mode : gang_mode;
+            round(first, keep);
+            round(first == gang_mode ? plain_mode : gang_mode, keep);
         }
-        const double c1 = thread_cpu_ns();
-        const auto t1 = Clock::now();
-        if (timeline.wait(timeout) == WaitResult::Timeout)
-            throw std::runtime_error(std::string{mode == 0 ? "a gang" : "the plain execs"} +
-                                     " did not complete in time");
-        const auto starts = stamps.read_array<std::uint64_t>(mode * width * 8, width);
-        if (std::find(starts.begin(), starts.end(), 0U) != starts.end())
-            throw std::runtime_error("a batch did not write its timestamp");
-        if (!keep)
-            return;
-        const auto [first, last] = std::minmax_element(starts.begin(), starts.end());
-        wall[mode].push_back(elapsed_ns(t0, t1));
-        cpu[mode].push_back(c1 - c0);
-        skew[mode].push_back(static_cast<double>(*last - *first) * ns_per_tick);
-    };
-    for (std::uint64_t k = 0; k < total; k++) {
-        const bool keep = k >= options.warmup;
-        const std::size_t first = k % 2;
-        round(first, keep);
-        round(1 - first, keep);
     }
 
+    [[nodiscard]] Report report() const;
+
+private:
+    [[nodiscard]] GpuAddress batch(Mode mode, std::uint32_t i) const
+    {
+        return batches_.gpu_address((std::uint64_t{mode} * width_ + i) * 16);
+    }
+
+    [[nodiscard]] std::vector<GpuAddress> addresses(Mode mode) const
+    {
+        std::vector<GpuAddress> batches;
+        for (std::uint32_t i = 0; i < width_; i++)
+            batches.push_back(batch(mode, i));
+        return batches;
+    }
+
+    void submit(Mode mode)
+    {
+        std::array<SyncPoint, 1> signal{};
+        if (mode == gang_mode) {
+            signal[0] = timeline_.next();
+            gang_.submit({.slot = gang_slot_, .batches = gang_batches_, .signal = signal});
+            return;
+        }
+        for (std::uint32_t i = 0; i < width_; i++) {
+            signal[0] = timeline_.next();
+            plain_.submit({.slot = Slot{i}, .batch = batch(mode, i), .signal = signal});
+        }
+    }
+
+    void round(Mode mode, bool keep);
+
+    const Options& options_;
+    const Device device_;
+    const std::uint32_t width_;
+    const std::vector<Engine> engines_;
+    EngineMap gang_map_;
+    const Slot gang_slot_;
+    const Context gang_;
+    const Context plain_;
+    Buffer stamps_;
+    const Buffer batches_;
+    const std::vector<GpuAddress> gang_batches_;
+    Timeline timeline_;
+    const std::chrono::nanoseconds timeout_;
+    std::array<ModeSamples, 2> samples_;
+};
+
+void GangBench::round(Mode mode, bool keep)
+{
+    for (std::uint32_t i = 0; i < width_; i++)
+        stamps_.write<std::uint64_t>((mode * width_ + i) * 8, 0);
+    const auto t0 = Clock::now();
+    const double c0 = tooling::thread_cpu_ns();
+    submit(mode);
+    const double c1 = tooling::thread_cpu_ns();
+    const auto t1 = Clock::now();
+    if (timeline_.wait(timeout_) == WaitResult::Timeout)
+        throw std::runtime_error(std::string{mode == gang_mode ? "a gang" : "the plain execs"} +
+                                 " did not complete in time");
+    const auto starts = stamps_.read_array<std::uint64_t>(mode * width_ * 8, width_);
+    if (std::find(starts.begin(), starts.end(), 0U) != starts.end())
+        throw std::runtime_error("a batch did not write its timestamp");
+    if (!keep)
+        return;
+    const auto [first, last] = std::minmax_element(starts.begin(), starts.end());
+    samples_[mode].wall.push_back(elapsed_ns(t0, t1));
+    samples_[mode].cpu.push_back(c1 - c0);
+    samples_[mode].skew.push_back(static_cast<double>(*last - *first) *
+                                  tooling::ns_per_tick(device_));
+}
+
+Report GangBench::report() const
+{
     std::string engine_list;
-    for (const Engine& e : engines)
+    for (const Engine& e : engines_)
         engine_list += (engine_list.empty() ? "" : ",") + to_string(e);
-    const std::string n = std::to_string(width);
+    const DeviceInfo& info = device_.info();
     Report report{
         .benchmark = "parallel",
-        .device = device.path(),
+        .device = device_.path(),
         .engine = engine_list,
-        .iterations = options.iterations,
-        .warmup = options.warmup,
-        .parameters = {{"width", width},
+        .iterations = options_.iterations,
+        .warmup = options_.warmup,
+        .parameters = {{"width", width_},
                        {"timestamp_frequency", info.timestamp_frequency},
                        {"parallel_classes", info.parallel_classes}},
         .rows = {},
         .ratios = {},
     };
+    const std::string n = std::to_string(width_);
     const std::array<std::string, 2> key{"gang", "plain"};
     const std::array<std::string, 2> label{"gang (1 exec, " + n + " batches)",
                                            "plain (" + n + " execs, 1 batch)"};
-    for (std::size_t m = 0; m < 2; m++)
-        report.rows.push_back(
-            {key[m] + "_submit_wall", label[m] + ": submit wall", summarize_us(wall[m])});
-    for (std::size_t m = 0; m < 2; m++)
-        report.rows.push_back(
-            {key[m] + "_submit_cpu", label[m] + ": submit CPU", summarize_us(cpu[m])});
-    for (std::size_t m = 0; m < 2; m++)
-        report.rows.push_back(
-            {key[m] + "_start_skew", label[m] + ": start skew", summarize_us(skew[m])});
+    for (const auto& [suffix, name, part] :
+         {std::tuple{"_submit_wall", ": submit wall", &ModeSamples::wall},
+          std::tuple{"_submit_cpu", ": submit CPU", &ModeSamples::cpu},
+          std::tuple{"_start_skew", ": start skew", &ModeSamples::skew}})
+        for (const Mode m : {gang_mode, plain_mode})
+            report.rows.push_back(
+                {key[m] + suffix, label[m] + name, summarize_us(samples_[m].*part)});
+    return report;
+}
+
+} // namespace
+
+int run_parallel(const Options& options)
+{
+    GangBench bench(options);
+    bench.run();
+    Report report = bench.report();
     const auto& rows = report.rows;
-    report.ratios.push_back(
-        ratio("plain_over_gang_submit_wall", "submit wall: plain / gang", rows[1], rows[0]));
-    report.ratios.push_back(
-        ratio("plain_over_gang_submit_cpu", "submit CPU: plain / gang", rows[3], rows[2]));
-    report.ratios.push_back(
-        ratio("plain_over_gang_start_skew", "start skew: plain / gang", rows[5], rows[4]));
+    report.ratios = {
+        ratio("plain_over_gang_submit_wall", "submit wall: plain / gang", rows[1], rows[0]),
+        ratio("plain_over_gang_submit_cpu", "submit CPU: plain / gang", rows[3], rows[2]),
+        ratio("plain_over_gang_start_skew", "start skew: plain / gang", rows[5], rows[4]),
+    };
     print(report, options.json);
     return 0;
 }

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "bench.hpp"
-#include "tempo-tooling/json.hpp"
 
 namespace tempo::bench {
 
@@ -44,6 +43,16 @@ Engine pick_engine(const Device& device, const Options& options)
     return device.engines().front().engine;
 }
 
+tooling::Json summary_json(const tooling::Summary& s)
+{
+    return {{"count", s.count},
+            {"mean_us", tooling::number(s.mean)},
+            {"p50_us", tooling::number(s.p50)},
+            {"p99_us", tooling::number(s.p99)},
+            {"min_us", tooling::number(s.min)},
+            {"max_us", tooling::number(s.max)}};
+}
+
 namespace {
 
 void print_table(const Report& report)
@@ -67,40 +76,27 @@ void print_table(const Report& report)
     }
 }
 
-void print_json(const Report& report)
+tooling::Json report_json(const Report& report)
 {
-    tooling::JsonWriter j(std::cout);
-    j.begin_object();
-    j.field("benchmark", report.benchmark);
-    j.field("device", report.device);
-    j.field("engine", report.engine);
-    j.field("iterations", report.iterations);
-    j.field("warmup", report.warmup);
+    tooling::Json j = {{"benchmark", report.benchmark},
+                       {"device", report.device},
+                       {"engine", report.engine},
+                       {"iterations", report.iterations},
+                       {"warmup", report.warmup}};
     for (const auto& [key, value] : report.parameters)
-        j.field(key, value);
-    j.key("results").begin_object();
+        j[key] = value;
+    tooling::Json results = tooling::Json::object();
     for (const Row& row : report.rows) {
-        j.key(row.key).begin_object();
-        j.field("label", row.label);
-        j.field("count", row.summary.count);
-        j.field("mean_us", row.summary.mean);
-        j.field("p50_us", row.summary.p50);
-        j.field("p99_us", row.summary.p99);
-        j.field("min_us", row.summary.min);
-        j.field("max_us", row.summary.max);
-        j.end_object();
+        results[row.key] = {{"label", row.label}};
+        results[row.key].update(summary_json(row.summary));
     }
-    j.end_object();
-    j.key("ratios").begin_object();
-    for (const Ratio& r : report.ratios) {
-        j.key(r.key).begin_object();
-        j.field("label", r.label);
-        j.field("mean", r.mean);
-        j.field("p50", r.p50);
-        j.end_object();
-    }
-    j.end_object();
-    j.end_object();
+    tooling::Json ratios = tooling::Json::object();
+    for (const Ratio& r : report.ratios)
+        ratios[r.key] = {
+            {"label", r.label}, {"mean", tooling::number(r.mean)}, {"p50", tooling::number(r.p50)}};
+    j["results"] = std::move(results);
+    j["ratios"] = std::move(ratios);
+    return j;
 }
 
 } // namespace
@@ -108,7 +104,7 @@ void print_json(const Report& report)
 void print(const Report& report, bool json)
 {
     if (json)
-        print_json(report);
+        tooling::print(report_json(report));
     else
         print_table(report);
     std::cout.flush();

@@ -35,29 +35,28 @@
 #include <tempo/packet.hpp>
 #include <tempo/sync.hpp>
 
+#include "tempo-tooling/device.hpp"
 #include "tempo-tooling/load.hpp"
-#include "tempo-tooling/svg_plot.hpp"
+#include "tempo-tooling/plot.hpp"
+#include "tempo-tooling/timing.hpp"
 
 namespace tempo::demo {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using tooling::Clock;
+using tooling::cpu_times;
+using tooling::CpuTimes;
+using tooling::Load;
+using tooling::LoadStats;
+using tooling::LoadStream;
+using tooling::ns_since_epoch;
 
 constexpr std::uint32_t eye_groups = 4;
 constexpr std::uint32_t eye_bytes_per_group = 4096;
 constexpr std::uint32_t eye_bytes = eye_groups * eye_bytes_per_group;
 
-double since(Clock::time_point a, Clock::time_point b)
-{
-    return std::chrono::duration<double, std::micro>(b - a).count();
-}
-
-double ns_since_epoch(Clock::time_point t)
-{
-    return static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
-}
+constexpr auto period = std::chrono::nanoseconds{frame_period_ns};
 
 /// The eye image of frame @frame: a pattern that differs from frame to frame.
 std::uint32_t eye_word(std::uint64_t frame, std::uint32_t i)
@@ -89,7 +88,7 @@ public:
         stream.copy(dst_->gpu_address(), src_->gpu_address(), config.stream_bytes).end();
         stream_ = Buffer::with_contents(device, stream.dwords());
 
-        std::vector<bench::LoadStream> streams;
+        std::vector<LoadStream> streams;
         for (const EngineInfo& e : device.engines()) {
             const bool copy = e.engine.engine_class == EngineClass::Copy;
             streams.push_back(
@@ -102,7 +101,7 @@ public:
         load_.emplace(device, std::move(streams), 2);
     }
 
-    bench::Load& load() { return *load_; }
+    Load& load() { return *load_; }
     [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
 
 private:
@@ -112,7 +111,7 @@ private:
     std::optional<Buffer> stream_;
     std::vector<std::string> names_;
     // Declared last: destroyed (its jobs drained) before the buffers.
-    std::optional<bench::Load> load_;
+    std::optional<Load> load_;
 };
 
 /// The compositor's context, buffers and batch.
@@ -168,9 +167,7 @@ public:
     /// GPU timestamps (nanoseconds) of the batch's first and last packets.
     [[nodiscard]] std::pair<double, double> stamps() const
     {
-        const double tick =
-            1e9 /
-            static_cast<double>(std::max<std::uint64_t>(device_.info().timestamp_frequency, 1));
+        const double tick = tooling::ns_per_tick(device_);
         return {static_cast<double>(stamps_.read<std::uint64_t>(0)) * tick,
                 static_cast<double>(stamps_.read<std::uint64_t>(8)) * tick};
     }
@@ -209,6 +206,75 @@ std::string describe_game(const Device& device, const GameConfig& game)
     return text;
 }
 
+namespace {
+
+/// A frame that ran: where its time went, whether it met its deadline and
+/// left the right output. @late: its fence had not signalled by the deadline.
+void record_frame(const Compositor& compositor, std::uint64_t frame, Clock::time_point submitted,
+                  Clock::time_point done, bool late, CompositorRun& run)
+{
+    const auto [start, end] = compositor.stamps();
+    const double submitted_ns = ns_since_epoch(submitted);
+    run.start_us.push_back((start - submitted_ns) / 1000.0);
+    // The GPU's own clock agrees: the last packet ran before the deadline.
+    bool missed = late || end > ns_since_epoch(submitted + period);
+    if (!compositor.check(frame)) {
+        run.wrong++;
+        missed = true;
+    }
+    if (!missed)
+        return;
+    run.missed++;
+    run.missed_start_us.push_back((start - submitted_ns) / 1000.0);
+    run.missed_run_us.push_back((end - start) / 1000.0);
+    run.missed_wake_us.push_back((ns_since_epoch(done) - end) / 1000.0);
+}
+
+/// Frame @frame, submitted at @vblank and waited for until the next one;
+/// returns the first vblank after it is done.
+Clock::time_point run_frame(Compositor& compositor, std::uint64_t frame, Clock::time_point vblank,
+                            CompositorRun& run)
+{
+    compositor.prepare(frame);
+    std::this_thread::sleep_until(vblank);
+    const auto submitted = Clock::now();
+    const Fence fence = compositor.submit();
+    const auto left = std::max(submitted + period - Clock::now(), Clock::duration{0});
+    const bool late = fence.wait(std::chrono::duration_cast<std::chrono::nanoseconds>(left)) ==
+                      WaitResult::Timeout;
+    if (late && fence.wait(std::chrono::seconds{10}) == WaitResult::Timeout)
+        throw std::runtime_error("a compositor frame did not complete within 10 s");
+    const auto done = Clock::now();
+    run.frames++;
+    run.latency_us.push_back(std::chrono::duration<double, std::micro>(done - submitted).count());
+    if (fence.status() != 1) {
+        run.failed++;
+        run.missed++;
+        compositor.replace_context();
+    } else {
+        record_frame(compositor, frame, submitted, done, late, run);
+    }
+    auto next = submitted + period;
+    for (; next < done; next += period)
+        run.skipped_vblanks++;
+    return next;
+}
+
+/// What the game did during the run.
+void record_game(const Game& game, const LoadStats& stats, CompositorRun& run)
+{
+    run.game_jobs = stats.completed;
+    run.game_failed = stats.failed;
+    for (std::size_t i = 0; i < stats.failed_per_stream.size(); i++)
+        if (stats.failed_per_stream[i])
+            run.game_failures += (run.game_failures.empty() ? "" : ", ") + game.names()[i] + " " +
+                                 std::to_string(stats.failed_per_stream[i]);
+    if (!stats.fatal.empty())
+        throw std::runtime_error("the game failed: " + stats.fatal);
+}
+
+} // namespace
+
 void run_compositor(const Device& device, Engine engine, const GameConfig& game_config,
                     std::uint64_t frames, CompositorRun& run)
 {
@@ -220,88 +286,38 @@ void run_compositor(const Device& device, Engine engine, const GameConfig& game_
     std::this_thread::sleep_for(std::chrono::milliseconds{200});
     game.load().reset_stats();
 
-    const bench::CpuTimes cpu_start = bench::cpu_times();
-    const auto period = std::chrono::nanoseconds{frame_period_ns};
-    const auto long_wait = std::chrono::seconds{10};
+    const CpuTimes cpu_start = cpu_times();
     run.latency_us.reserve(frames);
     auto vblank = Clock::now() + period;
-    for (std::uint64_t frame = 0; frame < frames; frame++) {
-        compositor.prepare(frame);
-        std::this_thread::sleep_until(vblank);
-        const auto submitted = Clock::now();
-        const auto deadline = submitted + period;
-        const Fence fence = compositor.submit();
-        const auto left = std::max(deadline - Clock::now(), Clock::duration{0});
-        bool missed = fence.wait(std::chrono::duration_cast<std::chrono::nanoseconds>(left)) ==
-                      WaitResult::Timeout;
-        if (missed && fence.wait(long_wait) == WaitResult::Timeout)
-            throw std::runtime_error("a compositor frame did not complete within 10 s");
-        const auto done = Clock::now();
-        run.frames++;
-        run.latency_us.push_back(since(submitted, done));
-        if (fence.status() != 1) {
-            run.failed++;
-            run.missed++;
-            compositor.replace_context();
-        } else {
-            const auto [start, end] = compositor.stamps();
-            run.start_us.push_back((start - ns_since_epoch(submitted)) / 1000.0);
-            // The GPU's own clock agrees: the last packet ran before the deadline.
-            missed = missed || end > ns_since_epoch(deadline);
-            if (!compositor.check(frame)) {
-                run.wrong++;
-                missed = true;
-            }
-            if (missed) {
-                run.missed++;
-                run.missed_start_us.push_back((start - ns_since_epoch(submitted)) / 1000.0);
-                run.missed_run_us.push_back((end - start) / 1000.0);
-                run.missed_wake_us.push_back((ns_since_epoch(done) - end) / 1000.0);
-            }
-        }
-        // The next vblank after this frame is done.
-        vblank = submitted + period;
-        while (vblank < done) {
-            vblank += period;
-            run.skipped_vblanks++;
-        }
-    }
-
-    run.cpu_busy = (bench::cpu_times() - cpu_start).percent();
-    const bench::LoadStats stats = game.load().stats();
+    for (std::uint64_t frame = 0; frame < frames; frame++)
+        vblank = run_frame(compositor, frame, vblank, run);
+    run.cpu_busy = (cpu_times() - cpu_start).percent();
+    const LoadStats stats = game.load().stats();
     game.load().stop();
-    run.game_jobs = stats.completed;
-    run.game_failed = stats.failed;
-    for (std::size_t i = 0; i < stats.failed_per_stream.size(); i++)
-        if (stats.failed_per_stream[i])
-            run.game_failures += (run.game_failures.empty() ? "" : ", ") + game.names()[i] + " " +
-                                 std::to_string(stats.failed_per_stream[i]);
-    if (!stats.fatal.empty())
-        throw std::runtime_error("the game failed: " + stats.fatal);
+    record_game(game, stats, run);
 }
 
-std::string write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
+plot::Files write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
                             const std::string& subtitle)
 {
     plot::Figure figure;
     figure.title = "tempo-demo: compositor frame latency (submit to fence signalled)";
     figure.subtitle = subtitle;
+    figure.kind = plot::Kind::Histogram;
     for (std::size_t i = 0; i < runs.size(); i++) {
         const CompositorRun& r = runs[i];
-        char missed[96];
-        std::snprintf(missed, sizeof(missed), "%llu of %llu frames missed the deadline",
-                      static_cast<unsigned long long>(r.missed),
-                      static_cast<unsigned long long>(r.frames));
-        figure.series.push_back({.label = r.name + ": game " + to_string(r.game) + ", compositor " +
-                                          to_string(r.compositor),
-                                 .values_us = r.latency_us,
-                                 .color = i == 0 ? "#d62728" : "#1f77b4",
-                                 .dashed = false,
-                                 .notes = {missed}});
+        figure.series.push_back(
+            {.label =
+                 r.name + ": game " + to_string(r.game) + ", compositor " + to_string(r.compositor),
+             .values_us = r.latency_us,
+             .color = i == 0 ? "#d62728" : "#1f77b4",
+             .dashed = false,
+             .notes = {std::to_string(r.missed) + " of " + std::to_string(r.frames) +
+                       " frames missed the deadline"}});
     }
     figure.markers.push_back(
         {.x_us = static_cast<double>(frame_period_ns) / 1000.0, .label = "deadline: next vblank"});
-    return plot::write_output(path, plot::histogram_svg(figure, 10));
+    return plot::write_plot(path, figure);
 }
 
 } // namespace tempo::demo

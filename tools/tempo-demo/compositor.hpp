@@ -15,6 +15,8 @@
 #include <tempo/device.hpp>
 #include <tempo/types.hpp>
 
+#include "tempo-tooling/plot.hpp"
+
 namespace tempo::demo {
 
 /// How the game loads the GPU.
@@ -76,8 +78,9 @@ std::string describe_game(const Device& device, const GameConfig& game);
 void run_compositor(const Device& device, Engine engine, const GameConfig& game,
                     std::uint64_t frames, CompositorRun& run);
 
-/// Writes the latency histogram of @runs as SVG; returns the path written.
-std::string write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
+/// Writes the latency histogram of @runs as data and a gnuplot script
+/// named after @path (plot::write_plot()); returns the files written.
+plot::Files write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
                             const std::string& subtitle);
 
 } // namespace tempo::demo

@@ -25,26 +25,27 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <fstream>
-#include <iostream>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <system_error>
 #include <vector>
 
 #include <tempo/tempo.hpp>
 
 #include "compositor.hpp"
-#include "tempo-tooling/options.hpp"
+#include "tempo-tooling/cli.hpp"
+#include "tempo-tooling/device.hpp"
+#include "tempo-tooling/stats.hpp"
 
 namespace {
+
+namespace tooling = tempo::tooling;
+using tempo::demo::CompositorRun;
 
 constexpr std::uint32_t groups = 16;
 constexpr std::uint32_t bytes_per_group = 4096;
@@ -62,9 +63,8 @@ constexpr std::size_t start_at = 16;
 constexpr std::size_t end_at = 24;
 constexpr std::size_t markers_at = 32;
 
-constexpr std::string_view usage_text = R"(Usage: tempo-demo [OPTIONS]
-
-1. Runs a verified sample workload on the tempo device: FILL, CHECKSUM, COPY
+constexpr const char* about =
+    R"(1. Runs a verified sample workload on the tempo device: FILL, CHECKSUM, COPY
    and ATOMIC_INC on a compute engine, then a COPY packet on a copy engine;
    every result is compared with the CPU's.
 2. Runs the compositor scenario: a game keeps every engine busy while a VR
@@ -72,30 +72,13 @@ constexpr std::string_view usage_text = R"(Usage: tempo-demo [OPTIONS]
    on compute:0 and checks that it finished before the next vblank and that
    its output is right. Twice: priority OFF (game and compositor at normal
    priority), then priority ON (game at low, compositor at high priority;
-   needs root or CAP_SYS_NICE, skipped otherwise). Writes a histogram of the
-   frame latencies as SVG.
+   needs root or CAP_SYS_NICE, skipped otherwise). Writes the histogram of
+   the frame latencies as data and a gnuplot script that draws it.)";
 
-Options:
-  --frames N             frames of the priority ON run (default 1000)
-  --off-frames N         frames of the priority OFF run (default 100)
-  --game-group-ms MS     duration of each workgroup of the game's SPIN
-                         dispatches (default 2)
-  --game-copy-kib KIB    KiB each CU copies in the game's COPY kernel after
-                         each SPIN dispatch (default 16)
-  --game-stream-kib KIB  KiB of each COPY packet the game streams on the copy
-                         engines, one every 10 ms (default 64)
-  --out PATH             the histogram: a .svg file, or a directory for
-                         tempo-demo-latency.svg (default: $TEMPO_OUT if set,
-                         else the current directory)
-  --no-scenario          run the verified workload only
-  --device PATH          the DRM render node (default: $TEMPO_DEVICE, else
-                         the first render node driven by tempo)
-  -h, --help             this text
-
-Exit status: 0 when the workload is verified and the priority ON run missed
+constexpr const char* footer =
+    R"(Exit status: 0 when the workload is verified and the priority ON run missed
 no deadline (or was skipped for lack of privilege); 1 otherwise; 2 for a
-usage error.
-)";
+usage error.)";
 
 struct DemoOptions {
     std::string device;
@@ -107,6 +90,39 @@ struct DemoOptions {
     std::string out;
     bool scenario = true;
 };
+
+void add_options(CLI::App& app, DemoOptions& o)
+{
+    tooling::setup(app);
+    app.footer(footer);
+    tooling::add_count(app, "--frames", o.frames, "frames of the priority ON run (default 1000)");
+    tooling::add_count(app, "--off-frames", o.off_frames,
+                       "frames of the priority OFF run (default 100)");
+    tooling::add_count(app, "--game-group-ms", o.game_group_ms,
+                       "duration of each workgroup of the game's SPIN\n"
+                       "dispatches, 1..100 (default 2)",
+                       1, 100)
+        ->type_name("MS");
+    tooling::add_count(app, "--game-copy-kib", o.game_copy_kib,
+                       "KiB each CU copies in the game's COPY kernel after\n"
+                       "each SPIN dispatch, 1..4096 (default 16)",
+                       1, 4096)
+        ->type_name("KIB");
+    tooling::add_count(app, "--game-stream-kib", o.game_stream_kib,
+                       "KiB of each COPY packet the game streams on the copy\n"
+                       "engines, one every 10 ms, 1..65536 (default 64)",
+                       1, 65536)
+        ->type_name("KIB");
+    app.add_option("--out", o.out,
+                   "the histogram: PATH.dat and PATH.gp (a .svg, .gp or\n"
+                   ".dat suffix is dropped), or, for a directory,\n"
+                   "tempo-demo-latency.dat and .gp in it (default:\n"
+                   "$TEMPO_OUT if set, else the current directory)")
+        ->type_name("PATH");
+    app.add_flag_callback(
+        "--no-scenario", [&o] { o.scenario = false; }, "run the verified workload only");
+    tooling::add_device(app, o.device);
+}
 
 // A deterministic pseudo-random pattern (xorshift32).
 std::vector<std::uint32_t> make_pattern()
@@ -155,145 +171,188 @@ private:
     int failures_{0};
 };
 
-std::string class_counts(const tempo::Device& device)
+/// The engine for the dispatches: compute:0, else gfx:0 (which runs them too).
+std::optional<tempo::EngineInfo> dispatch_engine(const tempo::Device& device)
 {
-    std::string text;
-    for (auto c :
-         {tempo::EngineClass::Gfx, tempo::EngineClass::Compute, tempo::EngineClass::Copy}) {
-        if (!text.empty())
-            text += ", ";
-        text += std::to_string(device.engine_count(c)) + " " + tempo::to_string(c);
-    }
-    return text;
+    if (auto compute = device.find_engine({tempo::EngineClass::Compute, 0}))
+        return compute;
+    return device.find_engine({tempo::EngineClass::Gfx, 0});
 }
 
+/**
+ * The sample workload: its buffers, the compute batch and the copy batch
+ * that runs after it on the copy engine (timeline syncobj point 1).
+ */
+class Workload {
+public:
+    Workload(const tempo::Device& device, tempo::Engine compute, tempo::Engine copy)
+        : device_(device),
+          engines_{compute, copy},
+          context_(device, engines_),
+          pattern_(make_pattern()),
+          source_(device, size),
+          filled_(device, size),
+          copied_(device, size),
+          copied_again_(device, size),
+          results_(device, 4096),
+          compute_batch_(compute_batch()),
+          copy_batch_(copy_batch())
+    {
+        source_.write_array<std::uint32_t>(0, pattern_);
+        results_.write<std::uint64_t>(checksum_at, 0);
+        results_.write<std::uint64_t>(counter_at, 0);
+    }
+
+    /// Submits both jobs and waits for them; false (said why) if one failed.
+    bool run() const
+    {
+        tempo::Syncobj timeline(device_);
+        const tempo::SyncPoint first[] = {timeline.at(1)};
+        const tempo::SyncPoint second[] = {timeline.at(2)};
+        const auto compute = context_.submit({.slot = tempo::Slot{0},
+                                              .batch = compute_batch_.gpu_address(),
+                                              .signal = first,
+                                              .out_fence = true});
+        const auto copy = context_.submit({.slot = tempo::Slot{1},
+                                           .batch = copy_batch_.gpu_address(),
+                                           .wait = first,
+                                           .signal = second,
+                                           .out_fence = true});
+        return completed(*compute, "compute") && completed(*copy, "copy");
+    }
+
+    /// Compares every result with the CPU's; returns the number of differences.
+    [[nodiscard]] int verify() const
+    {
+        Checker check;
+        check.expect_dwords("filled", filled_.read_array<std::uint32_t>(0, dwords),
+                            std::vector<std::uint32_t>(dwords, fill_value));
+        check.expect_dwords("markers", results_.read_array<std::uint32_t>(markers_at, 4),
+                            {std::begin(markers), std::end(markers)});
+        check.expect("checksum", results_.read<std::uint64_t>(checksum_at), checksum());
+        check.expect_dwords("copied", copied_.read_array<std::uint32_t>(0, dwords), pattern_);
+        check.expect("counter", results_.read<std::uint64_t>(counter_at), counter());
+        check.expect_dwords("copied_again", copied_again_.read_array<std::uint32_t>(0, dwords),
+                            pattern_);
+        const auto start = results_.read<std::uint64_t>(start_at);
+        const auto end = results_.read<std::uint64_t>(end_at);
+        if (start == 0 || end < start) {
+            std::printf("  timestamps: start %" PRIu64 ", end %" PRIu64 "\n", start, end);
+            check.expect("timestamp order", 0, 1);
+        }
+        return check.failures();
+    }
+
+    void print_verified() const
+    {
+        const auto ticks =
+            results_.read<std::uint64_t>(end_at) - results_.read<std::uint64_t>(start_at);
+        const double gpu_us = static_cast<double>(ticks) * tooling::ns_per_tick(device_) / 1000.0;
+        std::printf("workload verified: FILL %u KiB, CHECKSUM 0x%" PRIx64 " over %u groups, "
+                    "COPY kernel %u KiB, ATOMIC_INC %ux%u+1 = %" PRIu64 " on %s; "
+                    "COPY packet %u KiB on %s; %.1f us of GPU time\n",
+                    size / 1024, checksum(), groups, size / 1024, inc_groups, inc_count, counter(),
+                    tempo::to_string(engines_[0]).c_str(), size / 1024,
+                    tempo::to_string(engines_[1]).c_str(), gpu_us);
+    }
+
+private:
+    tempo::Buffer compute_batch() const
+    {
+        tempo::PacketWriter w;
+        w.fill(filled_.gpu_address(), fill_value, size)
+            .write_data(results_.gpu_address(markers_at), markers)
+            .write_timestamp(results_.gpu_address(start_at))
+            .dispatch_checksum({.x = groups}, source_.gpu_address(),
+                               results_.gpu_address(checksum_at), bytes_per_group)
+            .dispatch_copy({.x = groups / 4, .y = 4}, copied_.gpu_address(), source_.gpu_address(),
+                           bytes_per_group)
+            .dispatch_atomic_inc({.x = inc_groups}, results_.gpu_address(counter_at), inc_count)
+            .atomic_inc(results_.gpu_address(counter_at))
+            .write_timestamp(results_.gpu_address(end_at))
+            .end();
+        return tempo::Buffer::with_contents(device_, w.dwords());
+    }
+
+    tempo::Buffer copy_batch() const
+    {
+        tempo::PacketWriter w;
+        w.copy(copied_again_.gpu_address(), copied_.gpu_address(), size).end();
+        return tempo::Buffer::with_contents(device_, w.dwords());
+    }
+
+    /// Whether the job of @fence completed in time and succeeded (else says why).
+    bool completed(const tempo::Fence& fence, const char* job) const
+    {
+        const auto timeout = tooling::hang_timeout(device_);
+        if (fence.wait(timeout) == tempo::WaitResult::Timeout) {
+            std::printf(
+                "workload failed: the %s job did not complete within %lld ms\n", job,
+                static_cast<long long>(
+                    std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count()));
+            return false;
+        }
+        if (const int status = fence.status(); status != 1) {
+            std::printf("workload failed: the fence of the %s job signalled %d (%s)\n", job, status,
+                        std::strerror(-status));
+            return false;
+        }
+        return true;
+    }
+
+    [[nodiscard]] std::uint64_t checksum() const
+    {
+        std::uint64_t sum = 0;
+        for (const std::uint32_t word : pattern_)
+            sum += word;
+        return sum;
+    }
+
+    static std::uint64_t counter() { return std::uint64_t{inc_groups} * inc_count + 1; }
+
+    const tempo::Device& device_;
+    const tempo::Engine engines_[2];
+    const tempo::Context context_;
+    const std::vector<std::uint32_t> pattern_;
+    tempo::Buffer source_;
+    tempo::Buffer filled_;
+    tempo::Buffer copied_;
+    tempo::Buffer copied_again_;
+    tempo::Buffer results_;
+    const tempo::Buffer compute_batch_;
+    const tempo::Buffer copy_batch_;
+};
+
+/// The verified workload; 0, or 1 when it failed (said why).
 int run_workload(const tempo::Device& device)
 {
-    using tempo::Buffer;
-    using tempo::EngineClass;
-
-    const auto& info = device.info();
-
-    // A compute engine for the dispatches (gfx runs them too), a copy engine for the copy.
-    auto compute = device.find_engine({EngineClass::Compute, 0});
-    if (!compute)
-        compute = device.find_engine({EngineClass::Gfx, 0});
+    const auto compute = dispatch_engine(device);
     if (!compute) {
         std::printf("workload failed: the device has no compute or gfx engine\n");
         return 1;
     }
-    const auto copy = device.find_engine({EngineClass::Copy, 0}).value_or(*compute);
-    const tempo::Engine map[] = {compute->engine, copy.engine};
-    const tempo::Context context(device, map);
-    std::printf("running on %s, then %s\n", tempo::to_string(map[0]).c_str(),
-                tempo::to_string(map[1]).c_str());
-
-    const auto pattern = make_pattern();
-    Buffer source(device, size);
-    Buffer filled(device, size);
-    Buffer copied(device, size);
-    Buffer copied_again(device, size);
-    Buffer results(device, 4096);
-    source.write_array<std::uint32_t>(0, pattern);
-    results.write<std::uint64_t>(checksum_at, 0);
-    results.write<std::uint64_t>(counter_at, 0);
-
-    tempo::PacketWriter compute_batch;
-    compute_batch.fill(filled.gpu_address(), fill_value, size)
-        .write_data(results.gpu_address(markers_at), markers)
-        .write_timestamp(results.gpu_address(start_at))
-        .dispatch_checksum({.x = groups}, source.gpu_address(), results.gpu_address(checksum_at),
-                           bytes_per_group)
-        .dispatch_copy({.x = groups / 4, .y = 4}, copied.gpu_address(), source.gpu_address(),
-                       bytes_per_group)
-        .dispatch_atomic_inc({.x = inc_groups}, results.gpu_address(counter_at), inc_count)
-        .atomic_inc(results.gpu_address(counter_at))
-        .write_timestamp(results.gpu_address(end_at))
-        .end();
-    tempo::PacketWriter copy_batch;
-    copy_batch.copy(copied_again.gpu_address(), copied.gpu_address(), size).end();
-    const Buffer batch1 = Buffer::with_contents(device, compute_batch.dwords());
-    const Buffer batch2 = Buffer::with_contents(device, copy_batch.dwords());
-
-    tempo::Syncobj timeline(device);
-    const tempo::SyncPoint first[] = {timeline.at(1)};
-    const tempo::SyncPoint second[] = {timeline.at(2)};
-    const auto compute_fence = context.submit({.slot = tempo::Slot{0},
-                                               .batch = batch1.gpu_address(),
-                                               .signal = first,
-                                               .out_fence = true});
-    const auto copy_fence = context.submit({.slot = tempo::Slot{1},
-                                            .batch = batch2.gpu_address(),
-                                            .wait = first,
-                                            .signal = second,
-                                            .out_fence = true});
-
-    const auto timeout = 4 * std::max(info.job_timeout, std::chrono::milliseconds{1000});
-    for (const auto* fence : {&*compute_fence, &*copy_fence}) {
-        const char* job = fence == &*compute_fence ? "compute" : "copy";
-        if (fence->wait(timeout) == tempo::WaitResult::Timeout) {
-            std::printf("workload failed: the %s job did not complete within %lld ms\n", job,
-                        static_cast<long long>(timeout.count()));
-            return 1;
-        }
-        if (const int status = fence->status(); status != 1) {
-            std::printf("workload failed: the fence of the %s job signalled %d (%s)\n", job, status,
-                        std::strerror(-status));
-            return 1;
-        }
-    }
-
-    std::uint64_t sum = 0;
-    for (const std::uint32_t word : pattern)
-        sum += word;
-    const std::uint64_t counter = std::uint64_t{inc_groups} * inc_count + 1;
-
-    Checker check;
-    check.expect_dwords("filled", filled.read_array<std::uint32_t>(0, dwords),
-                        std::vector<std::uint32_t>(dwords, fill_value));
-    check.expect_dwords("markers", results.read_array<std::uint32_t>(markers_at, 4),
-                        {std::begin(markers), std::end(markers)});
-    check.expect("checksum", results.read<std::uint64_t>(checksum_at), sum);
-    check.expect_dwords("copied", copied.read_array<std::uint32_t>(0, dwords), pattern);
-    check.expect("counter", results.read<std::uint64_t>(counter_at), counter);
-    check.expect_dwords("copied_again", copied_again.read_array<std::uint32_t>(0, dwords), pattern);
-    const auto start = results.read<std::uint64_t>(start_at);
-    const auto end = results.read<std::uint64_t>(end_at);
-    if (start == 0 || end < start) {
-        std::printf("  timestamps: start %" PRIu64 ", end %" PRIu64 "\n", start, end);
-        check.expect("timestamp order", 0, 1);
-    }
-    if (check.failures()) {
-        std::printf("workload FAILED: %d check(s) differ from the CPU's results\n",
-                    check.failures());
+    const auto copy = device.find_engine({tempo::EngineClass::Copy, 0}).value_or(*compute);
+    std::printf("running on %s, then %s\n", tempo::to_string(compute->engine).c_str(),
+                tempo::to_string(copy.engine).c_str());
+    const Workload workload(device, compute->engine, copy.engine);
+    if (!workload.run())
+        return 1;
+    if (const int failures = workload.verify()) {
+        std::printf("workload FAILED: %d check(s) differ from the CPU's results\n", failures);
         return 1;
     }
-
-    const double gpu_us =
-        info.timestamp_frequency
-            ? static_cast<double>(end - start) * 1e6 / static_cast<double>(info.timestamp_frequency)
-            : 0.0;
-    std::printf("workload verified: FILL %u KiB, CHECKSUM 0x%" PRIx64 " over %u groups, "
-                "COPY kernel %u KiB, ATOMIC_INC %ux%u+1 = %" PRIu64 " on %s; "
-                "COPY packet %u KiB on %s; %.1f us of GPU time\n",
-                size / 1024, sum, groups, size / 1024, inc_groups, inc_count, counter,
-                tempo::to_string(map[0]).c_str(), size / 1024, tempo::to_string(map[1]).c_str(),
-                gpu_us);
+    workload.print_verified();
     return 0;
 }
 
-/// Nearest-rank percentile of @values (unsorted), in milliseconds from microseconds.
-double percentile_ms(std::vector<double> values, double p)
+/// Nearest-rank percentile @p of @values_us, in milliseconds.
+double percentile_ms(std::vector<double> values_us, double p)
 {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const auto rank =
-        static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
-    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1] / 1000.0;
+    std::sort(values_us.begin(), values_us.end());
+    return tooling::percentile(values_us, p) / 1000.0;
 }
 
-void print_run(const tempo::demo::CompositorRun& r)
+void print_run(const CompositorRun& r)
 {
     std::printf("%-13s %-7s %-10s %7llu %7llu %6llu %9.2f %9.2f %9.2f %14.2f %10llu %4.0f%%\n",
                 r.name.c_str(), tempo::to_string(r.game).c_str(),
@@ -308,77 +367,70 @@ void print_run(const tempo::demo::CompositorRun& r)
 /// How the module's CU sequencer picks workgroups (module parameter cu_by_priority).
 std::string sequencer_setting()
 {
-    std::ifstream in("/sys/module/tempo/parameters/cu_by_priority");
-    std::string value;
-    if (!(in >> value))
+    const auto value = tooling::module_param("cu_by_priority");
+    if (!value)
         return "unknown (cu_by_priority not readable)";
-    return (value == "Y" ? "by queue priority" : "at random") + std::string{" (cu_by_priority="} +
-           value + ")";
+    return (*value == "Y" ? "by queue priority" : "at random") + std::string{" (cu_by_priority="} +
+           *value + ")";
 }
 
-/// The histogram's path from --out: a .svg file, or a directory.
+/// The histogram's name from --out: a file name, or a directory.
 std::string histogram_path(const std::string& out)
 {
-    const std::string name = "tempo-demo-latency.svg";
-    if (out.size() > 4 && out.ends_with(".svg"))
-        return out;
+    const std::string name = "tempo-demo-latency";
+    for (const char* suffix : {".svg", ".gp", ".dat"})
+        if (out.ends_with(suffix))
+            return out;
     if (!out.empty())
         return out + "/" + name;
     const char* dir = std::getenv("TEMPO_OUT");
     return dir && *dir ? std::string{dir} + "/" + name : name;
 }
 
-/// The scenario; returns 0, or 1 when the priority ON run missed a deadline.
-int run_scenario(const tempo::Device& device, const DemoOptions& options)
+void print_scenario_header(const tempo::Device& device, tempo::Engine engine,
+                           const tempo::demo::GameConfig& game)
 {
-    using tempo::Priority;
-    using tempo::demo::CompositorRun;
-
-    auto engine = device.find_engine({tempo::EngineClass::Compute, 0});
-    if (!engine)
-        engine = device.find_engine({tempo::EngineClass::Gfx, 0});
-    if (!engine) {
-        std::printf("scenario skipped: the device has no compute or gfx engine\n");
-        return 0;
-    }
-    tempo::demo::GameConfig game;
-    game.group_ms = options.game_group_ms;
-    game.copy_bytes_per_cu = options.game_copy_kib * 1024;
-    game.stream_bytes = options.game_stream_kib * 1024;
     std::printf("\ncompositor scenario: a game keeps every engine busy while a compositor on %s "
                 "reprojects a frame every %.1f ms (90 Hz): a DISPATCH COPY of 4 groups x 4 KiB "
                 "between two WRITE_TIMESTAMPs, due before the next vblank\n",
-                tempo::to_string(engine->engine).c_str(),
+                tempo::to_string(engine).c_str(),
                 static_cast<double>(tempo::demo::frame_period_ns) / 1e6);
     std::printf("  game %s\n", tempo::demo::describe_game(device, game).c_str());
     std::printf("  CU sequencer: %s\n\n", sequencer_setting().c_str());
     std::printf("%-13s %-7s %-10s %7s %7s %6s %9s %9s %9s %14s %10s %5s\n", "run", "game",
                 "compositor", "frames", "missed", "wrong", "p50_ms", "p99_ms", "max_ms",
                 "to-start p99", "game jobs", "CPU");
+}
 
-    std::vector<CompositorRun> runs;
-    CompositorRun off;
-    off.name = "priority OFF";
-    off.game = Priority::Normal;
-    off.compositor = Priority::Normal;
-    tempo::demo::run_compositor(device, engine->engine, game, options.off_frames, off);
-    print_run(off);
-    runs.push_back(std::move(off));
+/// One run of the scenario at the given priorities; printed.
+CompositorRun run_compositor(const tempo::Device& device, tempo::Engine engine,
+                             const tempo::demo::GameConfig& game, const char* name,
+                             tempo::Priority game_priority, tempo::Priority compositor,
+                             std::uint64_t frames)
+{
+    CompositorRun run;
+    run.name = name;
+    run.game = game_priority;
+    run.compositor = compositor;
+    tempo::demo::run_compositor(device, engine, game, frames, run);
+    print_run(run);
+    return run;
+}
 
+/// The priority ON run, or none when HIGH is not permitted (printed why).
+std::optional<CompositorRun> run_priority_on(const tempo::Device& device, tempo::Engine engine,
+                                             const tempo::demo::GameConfig& game,
+                                             std::uint64_t frames)
+{
     std::string skipped;
-    if (device.max_priority() < Priority::High) {
+    if (device.max_priority() < tempo::Priority::High) {
         skipped = "the compositor's HIGH priority needs root or CAP_SYS_NICE (this process may "
                   "use up to " +
                   tempo::to_string(device.max_priority()) + ")";
     } else {
-        CompositorRun on;
-        on.name = "priority ON";
-        on.game = Priority::Low;
-        on.compositor = Priority::High;
         try {
-            tempo::demo::run_compositor(device, engine->engine, game, options.frames, on);
-            print_run(on);
-            runs.push_back(std::move(on));
+            return run_compositor(device, engine, game, "priority ON", tempo::Priority::Low,
+                                  tempo::Priority::High, frames);
         } catch (const tempo::Error& e) {
             if (e.code() != std::errc::permission_denied &&
                 e.code() != std::errc::operation_not_permitted)
@@ -387,9 +439,13 @@ int run_scenario(const tempo::Device& device, const DemoOptions& options)
                       " (needs root or CAP_SYS_NICE)";
         }
     }
-    if (!skipped.empty())
-        std::printf("priority ON    skipped: %s\n", skipped.c_str());
+    std::printf("priority ON    skipped: %s\n", skipped.c_str());
+    return std::nullopt;
+}
 
+/// Where the missed frames lost their time, failed frames, failed game jobs.
+void print_misses(const std::vector<CompositorRun>& runs)
+{
     std::printf("\n(latency: submit to fence seen signalled; to-start: submit to the batch's first "
                 "packet; a frame misses when its fence has not signalled at the next vblank or "
                 "its output is wrong)\n");
@@ -409,20 +465,27 @@ int run_scenario(const tempo::Device& device, const DemoOptions& options)
                         r.name.c_str(), static_cast<unsigned long long>(r.game_failed),
                         r.game_failures.c_str());
     }
-    char subtitle[256];
-    std::snprintf(subtitle, sizeof(subtitle),
-                  "game: SPIN workgroups of %u ms on every gfx and compute engine; compositor: "
-                  "1 dispatch every %.1f ms on %s; CU sequencer %s",
-                  game.group_ms, static_cast<double>(tempo::demo::frame_period_ns) / 1e6,
-                  tempo::to_string(engine->engine).c_str(), sequencer_setting().c_str());
+}
+
+void write_histogram(const std::vector<CompositorRun>& runs, const tempo::demo::GameConfig& game,
+                     tempo::Engine engine, const std::string& out)
+{
+    const std::string subtitle =
+        "game: SPIN workgroups of " + std::to_string(game.group_ms) +
+        " ms on every gfx and compute engine; compositor: 1 dispatch every 11.1 ms on " +
+        tempo::to_string(engine) + "; CU sequencer " + sequencer_setting();
     try {
-        const std::string written =
-            tempo::demo::write_histogram(histogram_path(options.out), runs, subtitle);
-        std::printf("latency histogram: %s\n", written.c_str());
+        const auto files = tempo::demo::write_histogram(histogram_path(out), runs, subtitle);
+        std::printf("latency histogram: %s; gnuplot %s draws it\n", files.data.c_str(),
+                    files.script.c_str());
     } catch (const std::exception& e) {
         std::printf("latency histogram not written: %s (see --out)\n", e.what());
     }
+}
 
+/// 0, or 1 when the priority ON run missed a deadline.
+int scenario_verdict(const std::vector<CompositorRun>& runs)
+{
     if (runs.size() < 2) {
         std::printf("priority ON: skipped (run as root for it)\n");
         return 0;
@@ -441,81 +504,68 @@ int run_scenario(const tempo::Device& device, const DemoOptions& options)
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// The scenario; returns 0, or 1 when the priority ON run missed a deadline.
+int run_scenario(const tempo::Device& device, const DemoOptions& options)
 {
-    using tempo::tooling::option_value;
-    using tempo::tooling::parse_count;
-    DemoOptions options;
-    for (int i = 1; i < argc; i++) {
-        const std::string_view arg{argv[i]};
-        try {
-            if (arg == "-h" || arg == "--help") {
-                std::cout << usage_text;
-                return 0;
-            } else if (arg == "--no-scenario") {
-                options.scenario = false;
-            } else if (auto d = option_value(argc, argv, i, "--device")) {
-                options.device = std::string{*d};
-            } else if (auto f = option_value(argc, argv, i, "--frames")) {
-                options.frames = parse_count("--frames", *f);
-            } else if (auto o = option_value(argc, argv, i, "--off-frames")) {
-                options.off_frames = parse_count("--off-frames", *o);
-            } else if (auto g = option_value(argc, argv, i, "--game-group-ms")) {
-                const std::uint64_t ms = parse_count("--game-group-ms", *g);
-                if (ms == 0 || ms > 100)
-                    throw tempo::tooling::UsageError("--game-group-ms must be 1..100");
-                options.game_group_ms = static_cast<std::uint32_t>(ms);
-            } else if (auto c = option_value(argc, argv, i, "--game-copy-kib")) {
-                const std::uint64_t kib = parse_count("--game-copy-kib", *c);
-                if (kib == 0 || kib > 4096)
-                    throw tempo::tooling::UsageError("--game-copy-kib must be 1..4096");
-                options.game_copy_kib = static_cast<std::uint32_t>(kib);
-            } else if (auto t = option_value(argc, argv, i, "--game-stream-kib")) {
-                const std::uint64_t kib = parse_count("--game-stream-kib", *t);
-                if (kib == 0 || kib > 65536)
-                    throw tempo::tooling::UsageError("--game-stream-kib must be 1..65536");
-                options.game_stream_kib = static_cast<std::uint32_t>(kib);
-            } else if (auto p = option_value(argc, argv, i, "--out")) {
-                options.out = std::string{*p};
-            } else {
-                throw tempo::tooling::UsageError("unknown argument: " + std::string{arg});
-            }
-        } catch (const tempo::tooling::UsageError& e) {
-            std::cerr << "tempo-demo: " << e.what() << "\n\n" << usage_text;
-            return 2;
-        }
+    const auto engine = dispatch_engine(device);
+    if (!engine) {
+        std::printf("scenario skipped: the device has no compute or gfx engine\n");
+        return 0;
     }
+    const tempo::demo::GameConfig game{.group_ms = options.game_group_ms,
+                                       .groups_per_cu = 4,
+                                       .copy_bytes_per_cu = options.game_copy_kib * 1024,
+                                       .stream_bytes = options.game_stream_kib * 1024,
+                                       .stream_interval_ms = 10};
+    print_scenario_header(device, engine->engine, game);
+    std::vector<CompositorRun> runs;
+    runs.push_back(run_compositor(device, engine->engine, game, "priority OFF",
+                                  tempo::Priority::Normal, tempo::Priority::Normal,
+                                  options.off_frames));
+    if (auto on = run_priority_on(device, engine->engine, game, options.frames))
+        runs.push_back(std::move(*on));
+    print_misses(runs);
+    write_histogram(runs, game, engine->engine, options.out);
+    return scenario_verdict(runs);
+}
 
+/// The workload, then the scenario unless --no-scenario; 0 when both passed.
+int run_demo(const DemoOptions& options)
+{
     std::optional<tempo::Device> device;
     int workload = 1;
     try {
-        device.emplace(tempo::tooling::open_device(options.device));
+        device.emplace(tooling::open_device(options.device));
         const auto& info = device->info();
         std::printf("tempo device %s: %u engines (%s), %u hardware queues, %u CUs\n",
-                    device->path().c_str(), info.num_engines, class_counts(*device).c_str(),
-                    info.num_hqds, info.num_cus);
+                    device->path().c_str(), info.num_engines,
+                    tooling::class_counts(*device).c_str(), info.num_hqds, info.num_cus);
         workload = run_workload(*device);
     } catch (const std::exception& e) {
         std::printf("workload failed: %s\n", e.what());
     }
-    if (!device || !options.scenario) {
-        if (workload)
-            std::printf("demo FAILED: the verified workload failed\n");
-        return workload;
+    int scenario = 0;
+    if (device && options.scenario) {
+        try {
+            scenario = run_scenario(*device, options);
+        } catch (const std::exception& e) {
+            std::printf("scenario failed: %s\n", e.what());
+            scenario = 1;
+        }
     }
+    if (workload || scenario)
+        std::printf("demo FAILED: %s%s%s\n", workload ? "the verified workload failed" : "",
+                    workload && scenario ? "; " : "",
+                    scenario ? "the compositor scenario failed" : "");
+    return workload || scenario ? 1 : 0;
+}
 
-    int scenario = 1;
-    try {
-        scenario = run_scenario(*device, options);
-    } catch (const std::exception& e) {
-        std::printf("scenario failed: %s\n", e.what());
-    }
-    if (workload || scenario) {
-        std::printf("demo FAILED:%s%s\n", workload ? " the verified workload failed;" : "",
-                    scenario ? " the compositor scenario failed" : "");
-        return 1;
-    }
-    return 0;
+} // namespace
+
+int main(int argc, char** argv)
+{
+    DemoOptions options;
+    CLI::App app{about, "tempo-demo"};
+    add_options(app, options);
+    return tooling::run_main(app, argc, argv, [&] { return run_demo(options); });
 }

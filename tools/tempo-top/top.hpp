@@ -4,24 +4,21 @@
  *
  * tempo-top's model: parsers of the debugfs files (hqds, cus, contexts) and
  * of the DRM fdinfo keys, a Sample of all of them at one instant, and the
- * View that two Samples give (busyness over the interval between them),
- * with its text and JSON forms. No device and no terminal here, so that
- * the unit tests can feed fixture text and fake /proc trees.
+ * View that two Samples give (busyness over the interval between them);
+ * top_output.hpp gives a View its text and JSON forms. No device and no
+ * terminal here, so that the unit tests can feed fixture text and fake
+ * /proc trees.
  */
 #pragma once
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <limits>
 #include <map>
 #include <optional>
-#include <ostream>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -30,7 +27,7 @@
 
 #include <tempo/types.hpp>
 
-#include "tempo-tooling/json.hpp"
+#include "tempo-tooling/parse.hpp"
 
 namespace tempo::top {
 
@@ -81,20 +78,12 @@ inline std::string_view trim(std::string_view s)
 /// @text as an unsigned decimal number, if it is one entirely.
 inline std::optional<std::uint64_t> to_u64(std::string_view text)
 {
-    std::uint64_t v = 0;
-    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc{} || p != text.data() + text.size())
-        return std::nullopt;
-    return v;
+    return tooling::parse_number<std::uint64_t>(text);
 }
 
 inline std::optional<std::int64_t> to_i64(std::string_view text)
 {
-    std::int64_t v = 0;
-    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc{} || p != text.data() + text.size())
-        return std::nullopt;
-    return v;
+    return tooling::parse_number<std::int64_t>(text);
 }
 
 /// The contents of a file, or nullopt when it cannot be read.
@@ -281,23 +270,17 @@ inline std::optional<std::int64_t> priority_value(std::string_view text)
     std::replace(name.begin(), name.end(), '_', '-');
     std::transform(name.begin(), name.end(), name.begin(),
                    [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-    static constexpr std::pair<std::string_view, std::int64_t> names[] = {
-        {"very-low", -1023}, {"low", -512}, {"normal", 0}, {"high", 512}, {"very-high", 1023}};
-    for (const auto& [n, v] : names)
-        if (name == n)
-            return v;
+    if (const auto p = parse_priority(name))
+        return to_uapi(*p);
     return std::nullopt;
 }
 
 /// A priority for display: its name ("high") when it is a known uAPI value.
 inline std::string priority_name(std::string_view text)
 {
-    static constexpr std::pair<std::int64_t, std::string_view> names[] = {
-        {-1023, "very-low"}, {-512, "low"}, {0, "normal"}, {512, "high"}, {1023, "very-high"}};
     if (const auto n = to_i64(text))
-        for (const auto& [v, name] : names)
-            if (*n == v)
-                return std::string{name};
+        if (const auto p = priority_from_uapi(*n))
+            return to_string(*p);
     return std::string{text};
 }
 
@@ -576,360 +559,132 @@ inline std::string engine_state(const std::vector<HqdView>& hqds)
     return "off";
 }
 
+/// Queue @h of @now against its row in @before, over @interval_ns.
+inline HqdView hqd_view(const HqdRow& h, const std::vector<HqdRow>& before, double interval_ns)
+{
+    HqdView hv;
+    hv.row = h;
+    const auto old = std::find_if(before.begin(), before.end(), [&](const HqdRow& o) {
+        return o.engine == h.engine && o.queue == h.queue;
+    });
+    if (old != before.end()) {
+        hv.done_delta = delta(h.done, old->done);
+        if (h.busy_ns && old->busy_ns)
+            hv.busy_percent = percent(delta(*h.busy_ns, *old->busy_ns), interval_ns);
+    }
+    hv.jobs_per_s = interval_ns > 0 ? static_cast<double>(hv.done_delta) * 1e9 / interval_ns : 0;
+    return hv;
+}
+
+/// An engine's totals from its queues: one command processor per engine,
+/// so its queues' busy shares add up.
+inline void sum_queues(EngineView& e)
+{
+    e.state = engine_state(e.hqds);
+    bool all_timed = true;
+    double busy = 0;
+    for (const auto& h : e.hqds) {
+        e.done_delta += h.done_delta;
+        e.jobs_per_s += h.jobs_per_s;
+        if (h.busy_percent)
+            busy += *h.busy_percent;
+        else
+            all_timed = false;
+    }
+    if (all_timed && !e.hqds.empty())
+        e.busy_percent = std::min(busy, 100.0);
+}
+
+/// The engines of @now, their queues in the order of the hqds file.
+inline std::vector<EngineView> engine_views(const Sample& before, const Sample& now,
+                                            double interval_ns)
+{
+    std::vector<EngineView> engines;
+    for (const auto& h : now.hqds) {
+        auto e = std::find_if(engines.begin(), engines.end(),
+                              [&](const EngineView& x) { return x.name == h.engine; });
+        if (e == engines.end()) {
+            engines.emplace_back().name = h.engine;
+            e = std::prev(engines.end());
+        }
+        e->hqds.push_back(hqd_view(h, before.hqds, interval_ns));
+    }
+    for (auto& e : engines)
+        sum_queues(e);
+    return engines;
+}
+
+/// The busy share of each engine class of client @c; none for a class
+/// @old (the client in the sample before) did not report.
+inline std::map<std::string, ClassUsage, std::less<>>
+class_usage(const Client& c, const Client* old, double interval_ns)
+{
+    std::map<std::string, ClassUsage, std::less<>> classes;
+    for (const auto& [cls, ns] : c.info.engine_ns) {
+        ClassUsage u;
+        u.busy_ns = ns;
+        if (const auto cap = c.info.capacity.find(cls); cap != c.info.capacity.end())
+            u.capacity = cap->second ? cap->second : 1;
+        if (old)
+            if (const auto o = old->info.engine_ns.find(cls); o != old->info.engine_ns.end())
+                u.busy_percent =
+                    percent(delta(ns, o->second), interval_ns * static_cast<double>(u.capacity));
+        classes.emplace(cls, u);
+    }
+    return classes;
+}
+
+/// The contexts of client @id: how many, the highest priority, jobs in flight.
+inline ClientContexts client_contexts(const std::vector<ContextRow>& contexts, std::uint64_t id)
+{
+    ClientContexts cc;
+    std::optional<std::int64_t> best;
+    for (const auto& ctx : contexts) {
+        if (ctx.client != id)
+            continue;
+        cc.count++;
+        cc.in_flight += ctx.in_flight;
+        cc.banned += ctx.banned ? 1 : 0;
+        const auto p = priority_value(ctx.priority);
+        if (cc.max_priority.empty() || (p && (!best || *p > *best))) {
+            cc.max_priority = priority_name(ctx.priority);
+            best = p;
+        }
+    }
+    return cc;
+}
+
+inline std::vector<ClientView> client_views(const Sample& before, const Sample& now,
+                                            double interval_ns)
+{
+    std::vector<ClientView> clients;
+    for (const auto& [id, c] : now.clients) {
+        const auto old = before.clients.find(id);
+        ClientView cv{.id = id,
+                      .pid = c.pid,
+                      .comm = c.comm,
+                      .classes = class_usage(
+                          c, old == before.clients.end() ? nullptr : &old->second, interval_ns),
+                      .total_memory = c.info.total_memory,
+                      .resident_memory = c.info.resident_memory,
+                      .contexts = std::nullopt};
+        if (now.contexts)
+            cv.contexts = client_contexts(*now.contexts, id);
+        clients.push_back(std::move(cv));
+    }
+    return clients;
+}
+
+/// What happened between @before and @now.
 inline View compute_view(const Sample& before, const Sample& now)
 {
-    View v;
     const auto interval_ns = static_cast<double>((now.time - before.time).count());
-    v.interval_s = interval_ns / 1e9;
-    v.debugfs = now.debugfs;
-    v.cus = now.cus;
-    v.contexts = now.contexts;
-
-    for (const auto& h : now.hqds) {
-        HqdView hv;
-        hv.row = h;
-        const auto old = std::find_if(before.hqds.begin(), before.hqds.end(), [&](const HqdRow& o) {
-            return o.engine == h.engine && o.queue == h.queue;
-        });
-        if (old != before.hqds.end()) {
-            hv.done_delta = delta(h.done, old->done);
-            if (h.busy_ns && old->busy_ns)
-                hv.busy_percent = percent(delta(*h.busy_ns, *old->busy_ns), interval_ns);
-        }
-        hv.jobs_per_s =
-            interval_ns > 0 ? static_cast<double>(hv.done_delta) * 1e9 / interval_ns : 0;
-        auto e = std::find_if(v.engines.begin(), v.engines.end(),
-                              [&](const EngineView& x) { return x.name == h.engine; });
-        if (e == v.engines.end()) {
-            EngineView ev;
-            ev.name = h.engine;
-            v.engines.push_back(std::move(ev));
-            e = std::prev(v.engines.end());
-        }
-        e->hqds.push_back(std::move(hv));
-    }
-    for (auto& e : v.engines) {
-        e.state = engine_state(e.hqds);
-        bool all_timed = true;
-        double busy = 0;
-        for (const auto& h : e.hqds) {
-            e.done_delta += h.done_delta;
-            e.jobs_per_s += h.jobs_per_s;
-            if (h.busy_percent)
-                busy += *h.busy_percent;
-            else
-                all_timed = false;
-        }
-        // One command processor per engine: its queues' shares add up.
-        if (all_timed && !e.hqds.empty())
-            e.busy_percent = std::min(busy, 100.0);
-    }
-
-    for (const auto& [id, c] : now.clients) {
-        ClientView cv;
-        cv.id = id;
-        cv.pid = c.pid;
-        cv.comm = c.comm;
-        cv.total_memory = c.info.total_memory;
-        cv.resident_memory = c.info.resident_memory;
-        const auto old = before.clients.find(id);
-        for (const auto& [cls, ns] : c.info.engine_ns) {
-            ClassUsage u;
-            u.busy_ns = ns;
-            if (const auto cap = c.info.capacity.find(cls); cap != c.info.capacity.end())
-                u.capacity = cap->second ? cap->second : 1;
-            if (old != before.clients.end()) {
-                const auto o = old->second.info.engine_ns.find(cls);
-                if (o != old->second.info.engine_ns.end())
-                    u.busy_percent = percent(delta(ns, o->second),
-                                             interval_ns * static_cast<double>(u.capacity));
-            }
-            cv.classes.emplace(cls, u);
-        }
-        if (now.contexts) {
-            ClientContexts cc;
-            std::optional<std::int64_t> best;
-            for (const auto& ctx : *now.contexts) {
-                if (ctx.client != id)
-                    continue;
-                cc.count++;
-                cc.in_flight += ctx.in_flight;
-                cc.banned += ctx.banned ? 1 : 0;
-                const auto p = priority_value(ctx.priority);
-                if (cc.max_priority.empty() || (p && (!best || *p > *best))) {
-                    cc.max_priority = priority_name(ctx.priority);
-                    best = p;
-                }
-            }
-            cv.contexts = cc;
-        }
-        v.clients.push_back(std::move(cv));
-    }
-    return v;
-}
-
-// ---------------------------------------------------------------------------
-// Output
-
-inline void write_json(const View& v, std::ostream& out, std::uint64_t interval_ms)
-{
-    tooling::JsonWriter j(out);
-    auto opt = [&](std::string_view name, const std::optional<double>& x) {
-        j.key(name);
-        if (x)
-            j.value(*x, 2);
-        else
-            j.value(std::numeric_limits<double>::quiet_NaN());
-    };
-    j.begin_object();
-    j.field("interval_ms", interval_ms);
-    j.field("measured_interval_s", v.interval_s);
-    j.key("debugfs");
-    if (v.debugfs)
-        j.value(v.debugfs->string());
-    else
-        j.value(std::numeric_limits<double>::quiet_NaN());
-    j.key("engines").begin_array();
-    for (const auto& e : v.engines) {
-        j.begin_object();
-        j.field("name", e.name);
-        j.field("state", e.state);
-        opt("busy_percent", e.busy_percent);
-        j.field("jobs_done", e.done_delta);
-        j.field("jobs_per_s", e.jobs_per_s);
-        j.key("hqds").begin_array();
-        for (const auto& h : e.hqds) {
-            j.begin_object();
-            j.field("queue", h.row.queue);
-            j.field("pipe_prio", h.row.pipe_prio);
-            j.field("queue_prio", h.row.queue_prio);
-            j.field("state", h.row.state());
-            opt("busy_percent", h.busy_percent);
-            j.key("busy_ns");
-            if (h.row.busy_ns)
-                j.value(*h.row.busy_ns);
-            else
-                j.value(std::numeric_limits<double>::quiet_NaN());
-            j.field("rptr", h.row.rptr);
-            j.field("wptr", h.row.wptr);
-            j.field("done", h.row.done);
-            j.field("jobs_done", h.done_delta);
-            j.field("jobs_per_s", h.jobs_per_s);
-            j.field("preemptions", h.row.preemptions);
-            j.end_object();
-        }
-        j.end_array();
-        j.end_object();
-    }
-    j.end_array();
-    j.key("cus");
-    if (v.cus) {
-        j.begin_object();
-        j.field("cus", v.cus->cus);
-        j.field("busy", v.cus->busy);
-        opt("busy_percent", percent(v.cus->busy, static_cast<double>(v.cus->cus)));
-        j.field("busy_below_high", v.cus->busy_below_high);
-        j.field("reserved_for_high", v.cus->reserved_for_high);
-        j.field("high_queues_with_work", v.cus->high_queues_with_work);
-        j.field("sequencer", v.cus->sequencer);
-        j.field("workgroups_done", v.cus->workgroups_done);
-        j.end_object();
-    } else {
-        j.value(std::numeric_limits<double>::quiet_NaN());
-    }
-    j.key("clients").begin_array();
-    for (const auto& c : v.clients) {
-        j.begin_object();
-        j.field("id", c.id);
-        j.field("pid", c.pid);
-        j.field("comm", c.comm);
-        j.key("engines").begin_object();
-        for (const auto& [cls, u] : c.classes) {
-            j.key(cls).begin_object();
-            j.field("busy_ns", u.busy_ns);
-            j.field("capacity", u.capacity);
-            opt("busy_percent", u.busy_percent);
-            j.end_object();
-        }
-        j.end_object();
-        j.key("total_memory");
-        if (c.total_memory)
-            j.value(*c.total_memory);
-        else
-            j.value(std::numeric_limits<double>::quiet_NaN());
-        j.key("resident_memory");
-        if (c.resident_memory)
-            j.value(*c.resident_memory);
-        else
-            j.value(std::numeric_limits<double>::quiet_NaN());
-        if (c.contexts) {
-            j.key("contexts").begin_object();
-            j.field("count", c.contexts->count);
-            j.field("max_priority", c.contexts->max_priority);
-            j.field("in_flight", c.contexts->in_flight);
-            j.field("banned", c.contexts->banned);
-            j.end_object();
-        }
-        j.end_object();
-    }
-    j.end_array();
-    j.key("contexts");
-    if (v.contexts) {
-        j.begin_array();
-        for (const auto& c : *v.contexts) {
-            j.begin_object();
-            j.field("client", c.client);
-            j.field("pid", c.pid);
-            j.field("ctx", c.ctx);
-            j.field("priority", c.priority);
-            j.field("effective", c.effective);
-            j.field("banned", c.banned);
-            j.field("in_flight", c.in_flight);
-            j.end_object();
-        }
-        j.end_array();
-    } else {
-        j.value(std::numeric_limits<double>::quiet_NaN());
-    }
-    j.end_object();
-}
-
-/// "12.5%" or "-" when unknown, right-aligned in 6 columns.
-inline std::string format_percent(const std::optional<double>& p)
-{
-    char buf[16];
-    if (p)
-        std::snprintf(buf, sizeof(buf), "%5.1f%%", *p);
-    else
-        std::snprintf(buf, sizeof(buf), "%6s", "-");
-    return buf;
-}
-
-/// A bar of @width cells filled to @p percent.
-inline std::string bar(const std::optional<double>& p, std::size_t width)
-{
-    const auto filled =
-        p ? static_cast<std::size_t>(*p / 100.0 * static_cast<double>(width) + 0.5) : 0;
-    return "[" + std::string(std::min(filled, width), '|') +
-           std::string(width - std::min(filled, width), ' ') + "]";
-}
-
-/// "4.0 MiB", "512 KiB", "100 B", or "-".
-inline std::string format_size(const std::optional<std::uint64_t>& bytes)
-{
-    if (!bytes)
-        return "-";
-    char buf[32];
-    const auto b = static_cast<double>(*bytes);
-    if (*bytes >= (1ULL << 30))
-        std::snprintf(buf, sizeof(buf), "%.1f GiB", b / double(1ULL << 30));
-    else if (*bytes >= (1ULL << 20))
-        std::snprintf(buf, sizeof(buf), "%.1f MiB", b / double(1ULL << 20));
-    else if (*bytes >= (1ULL << 10))
-        std::snprintf(buf, sizeof(buf), "%.0f KiB", b / double(1ULL << 10));
-    else
-        std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(*bytes));
-    return buf;
-}
-
-/// The text frame: one string per line, at most @width columns each (0: no limit).
-inline std::vector<std::string> render(const View& v, std::size_t width)
-{
-    std::vector<std::string> out;
-    char buf[512];
-    auto add = [&](std::string line) {
-        if (width && line.size() > width)
-            line.resize(width);
-        out.push_back(std::move(line));
-    };
-    const std::size_t bar_width = width == 0 || width >= 100 ? 30 : 16;
-
-    std::snprintf(buf, sizeof(buf), "tempo-top - %s, interval %.2f s",
-                  v.debugfs ? v.debugfs->string().c_str() : "no debugfs (not root?)", v.interval_s);
-    add(buf);
-    if (v.cus) {
-        const auto p = percent(v.cus->busy, static_cast<double>(v.cus->cus));
-        std::snprintf(buf, sizeof(buf), "%-12s %s %s %llu/%llu busy", "CU pool",
-                      bar(p, bar_width).c_str(), format_percent(p).c_str(),
-                      static_cast<unsigned long long>(v.cus->busy),
-                      static_cast<unsigned long long>(v.cus->cus));
-        add(buf);
-        std::snprintf(buf, sizeof(buf),
-                      "  below high %llu, reserved for high %llu, high queues with work %llu, "
-                      "%s sequencer, %llu workgroups done",
-                      static_cast<unsigned long long>(v.cus->busy_below_high),
-                      static_cast<unsigned long long>(v.cus->reserved_for_high),
-                      static_cast<unsigned long long>(v.cus->high_queues_with_work),
-                      v.cus->sequencer.c_str(),
-                      static_cast<unsigned long long>(v.cus->workgroups_done));
-        add(buf);
-    }
-    add("");
-    if (!v.engines.empty()) {
-        std::snprintf(buf, sizeof(buf), "%-12s %-*s %6s %-9s %8s %-9s %11s %7s", "ENGINE/HQD",
-                      static_cast<int>(bar_width + 2), "BUSY", "", "STATE", "JOBS/S", "PRIO P/Q",
-                      "RPTR/WPTR", "PREEMPT");
-        add(buf);
-    }
-    for (const auto& e : v.engines) {
-        std::snprintf(buf, sizeof(buf), "%-12s %s %s %-9s %8.1f", e.name.c_str(),
-                      bar(e.busy_percent, bar_width).c_str(),
-                      format_percent(e.busy_percent).c_str(), e.state.c_str(), e.jobs_per_s);
-        add(buf);
-        for (const auto& h : e.hqds) {
-            const auto prio =
-                std::to_string(h.row.pipe_prio) + "/" + std::to_string(h.row.queue_prio);
-            const auto ptrs = std::to_string(h.row.rptr) + "/" + std::to_string(h.row.wptr);
-            std::snprintf(buf, sizeof(buf), "  queue %-4u %s %s %-9s %8.1f %-9s %11s %7llu",
-                          h.row.queue, bar(h.busy_percent, bar_width).c_str(),
-                          format_percent(h.busy_percent).c_str(), h.row.state().c_str(),
-                          h.jobs_per_s, prio.c_str(), ptrs.c_str(),
-                          static_cast<unsigned long long>(h.row.preemptions));
-            add(buf);
-        }
-    }
-    add("");
-    const bool with_ctx = v.contexts.has_value();
-    std::string header;
-    std::snprintf(buf, sizeof(buf), "%7s %-15s %4s", "PID", "COMMAND", "ID");
-    header = buf;
-    for (const auto cls : engine_classes) {
-        std::snprintf(buf, sizeof(buf), " %7s", std::string{cls}.c_str());
-        header += buf;
-    }
-    std::snprintf(buf, sizeof(buf), " %9s %9s", "MEM", "RESIDENT");
-    header += buf;
-    if (with_ctx) {
-        std::snprintf(buf, sizeof(buf), " %4s %-9s %6s", "CTX", "MAX-PRIO", "INFLT");
-        header += buf;
-    }
-    add(header);
-    if (v.clients.empty())
-        add("  (no tempo clients)");
-    for (const auto& c : v.clients) {
-        std::snprintf(buf, sizeof(buf), "%7llu %-15.15s %4llu",
-                      static_cast<unsigned long long>(c.pid), c.comm.c_str(),
-                      static_cast<unsigned long long>(c.id));
-        std::string line = buf;
-        for (const auto cls : engine_classes) {
-            const auto it = c.classes.find(cls);
-            const auto p = it == c.classes.end() ? std::nullopt : it->second.busy_percent;
-            std::snprintf(buf, sizeof(buf), " %7s", format_percent(p).c_str());
-            line += buf;
-        }
-        std::snprintf(buf, sizeof(buf), " %9s %9s", format_size(c.total_memory).c_str(),
-                      format_size(c.resident_memory).c_str());
-        line += buf;
-        if (with_ctx && c.contexts) {
-            std::snprintf(buf, sizeof(buf), " %4llu %-9s %6llu",
-                          static_cast<unsigned long long>(c.contexts->count),
-                          c.contexts->max_priority.empty() ? "-" : c.contexts->max_priority.c_str(),
-                          static_cast<unsigned long long>(c.contexts->in_flight));
-            line += buf;
-        }
-        add(line);
-    }
-    return out;
+    return View{.interval_s = interval_ns / 1e9,
+                .debugfs = now.debugfs,
+                .engines = engine_views(before, now, interval_ns),
+                .cus = now.cus,
+                .contexts = now.contexts,
+                .clients = client_views(before, now, interval_ns)};
 }
 
 } // namespace tempo::top

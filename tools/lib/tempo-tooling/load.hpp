@@ -38,7 +38,7 @@
 #include <tempo/types.hpp>
 #include <tempo/unique_fd.hpp>
 
-namespace tempo::bench {
+namespace tempo::tooling {
 
 /// Time of all CPUs from /proc/stat, in jiffies: busy and total.
 struct CpuTimes {
@@ -293,4 +293,4 @@ private:
     LoadStats stats_;
 };
 
-} // namespace tempo::bench
+} // namespace tempo::tooling

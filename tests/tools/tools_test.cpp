@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * The command line of every tool, run as a program: --help prints the usage
+ * on standard output and exits 0, --version prints "<tool> <version>" and
+ * exits 0, a usage error prints the usage on standard error and exits 2.
+ * None of these opens the device.
+ */
+#include <string>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include <tempo/version.hpp>
+
+#include "run_command.hpp"
+
+namespace {
+
+struct Tool {
+    const char* name;
+    const char* path;
+};
+
+class ToolCli : public ::testing::TestWithParam<Tool> {
+protected:
+    /// Exit status and standard output of the tool with @args.
+    static std::pair<int, std::string> stdout_of(const std::string& args)
+    {
+        return tempo_test::run_command(std::string{GetParam().path} + " " + args + " 2>/dev/null");
+    }
+    /// Exit status and standard error of the tool with @args.
+    static std::pair<int, std::string> stderr_of(const std::string& args)
+    {
+        return tempo_test::run_command(std::string{GetParam().path} + " " + args +
+                                       " 2>&1 >/dev/null");
+    }
+    static std::string usage() { return std::string{"Usage: "} + GetParam().name; }
+};
+
+TEST_P(ToolCli, HelpPrintsUsageOnStdoutAndExitsZero)
+{
+    for (const char* flag : {"--help", "-h"}) {
+        const auto [status, out] = stdout_of(flag);
+        EXPECT_EQ(status, 0) << flag;
+        EXPECT_TRUE(out.starts_with(usage())) << out;
+        EXPECT_NE(out.find("--version"), std::string::npos) << out;
+        EXPECT_EQ(stderr_of(flag).second, "");
+    }
+}
+
+TEST_P(ToolCli, VersionPrintsToolAndProjectVersion)
+{
+    const auto [status, out] = stdout_of("--version");
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(out, std::string{GetParam().name} + " " + tempo::version_string + "\n");
+}
+
+TEST_P(ToolCli, UnknownOptionPrintsUsageOnStderrAndExitsTwo)
+{
+    const auto [status, err] = stderr_of("--bogus");
+    EXPECT_EQ(status, 2);
+    EXPECT_TRUE(err.starts_with(std::string{GetParam().name} + ": ")) << err;
+    EXPECT_NE(err.find(usage()), std::string::npos) << err;
+    EXPECT_EQ(stdout_of("--bogus").second, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Tools, ToolCli,
+                         ::testing::Values(Tool{"tempo-info", TEMPO_INFO_PATH},
+                                           Tool{"tempo-top", TEMPO_TOP_PATH},
+                                           Tool{"tempo-bench", TEMPO_BENCH_PATH},
+                                           Tool{"tempo-demo", TEMPO_DEMO_PATH}),
+                         [](const auto& param_info) {
+                             std::string name = param_info.param.name;
+                             name.erase(0, name.find('-') + 1);
+                             return name;
+                         });
+
+std::pair<int, std::string> bench(const std::string& args)
+{
+    return tempo_test::run_command(std::string{TEMPO_BENCH_PATH} + " " + args + " 2>&1");
+}
+
+TEST(BenchCli, EachCommandHasItsOwnHelp)
+{
+    for (const char* command : {"nop", "latency", "parallel"}) {
+        const auto [status, out] = bench(std::string{command} + " --help");
+        EXPECT_EQ(status, 0) << command;
+        EXPECT_TRUE(out.starts_with(std::string{"Usage: tempo-bench "} + command)) << out;
+    }
+}
+
+TEST(BenchCli, TheCommandIsRequired)
+{
+    EXPECT_EQ(bench("").first, 2);
+    EXPECT_EQ(bench("--json").first, 2);
+    EXPECT_EQ(bench("bogus").first, 2);
+}
+
+TEST(BenchCli, AnOptionOfAnotherCommandIsAnError)
+{
+    EXPECT_EQ(bench("nop --samples 10").first, 2);
+    EXPECT_EQ(bench("parallel --hist x").first, 2);
+    EXPECT_EQ(bench("latency --width 3").first, 2);
+}
+
+TEST(BenchCli, ValuesOutOfRangeAreUsageErrors)
+{
+    EXPECT_EQ(bench("nop --iterations 0").first, 2);
+    EXPECT_EQ(bench("parallel --width 1").first, 2);
+    EXPECT_EQ(bench("parallel --width 65").first, 2);
+    EXPECT_EQ(bench("latency --load-ms 401").first, 2);
+    EXPECT_EQ(bench("nop --engine warp:0").first, 2);
+}
+
+TEST(DemoCli, ValuesOutOfRangeAreUsageErrors)
+{
+    const std::string demo{TEMPO_DEMO_PATH};
+    for (const char* args : {"--game-group-ms 0", "--game-group-ms 101", "--game-copy-kib 4097",
+                             "--game-stream-kib 0", "--frames x"})
+        EXPECT_EQ(tempo_test::run_command(demo + " " + args + " 2>&1").first, 2) << args;
+}
+
+TEST(TopCli, ValuesOutOfRangeAreUsageErrors)
+{
+    const std::string top{TEMPO_TOP_PATH};
+    for (const char* args : {"--interval 0", "-n 0", "-n", "--interval 2s"})
+        EXPECT_EQ(tempo_test::run_command(top + " " + args + " 2>&1").first, 2) << args;
+}
+
+} // namespace

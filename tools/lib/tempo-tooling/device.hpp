@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The tempo authors
+ *
+ * The device as the tools see it: opening it, describing its engines, how
+ * long a job may take before it counts as hung, the module's parameters.
+ */
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include <tempo/device.hpp>
+#include <tempo/types.hpp>
+
+namespace tempo::tooling {
+
+/// The engine classes, in uAPI order.
+inline constexpr EngineClass engine_classes[] = {EngineClass::Gfx, EngineClass::Compute,
+                                                 EngineClass::Copy};
+
+/// Opens @path (--device) if given, else the tempo device ($TEMPO_DEVICE, else the first).
+inline Device open_device(const std::string& path)
+{
+    return path.empty() ? Device::open() : Device::open(path);
+}
+
+/// The engines per class: "1 gfx, 4 compute, 2 copy".
+inline std::string class_counts(const Device& device)
+{
+    std::string text;
+    for (const EngineClass c : engine_classes) {
+        if (!text.empty())
+            text += ", ";
+        text += std::to_string(device.engine_count(c)) + " " + to_string(c);
+    }
+    return text;
+}
+
+/// How long a small job may take before the tools call it hung: four job
+/// timeouts, at least four seconds.
+inline std::chrono::nanoseconds hang_timeout(const Device& device)
+{
+    return 4 * std::max(device.info().job_timeout, std::chrono::milliseconds{1000});
+}
+
+/// Nanoseconds per tick of WRITE_TIMESTAMP.
+inline double ns_per_tick(const Device& device)
+{
+    return 1e9 / static_cast<double>(std::max<std::uint64_t>(device.info().timestamp_frequency, 1));
+}
+
+/// A parameter of the tempo module as sysfs shows it ("Y", "3"), if readable.
+inline std::optional<std::string> module_param(const std::string& name)
+{
+    std::ifstream in("/sys/module/tempo/parameters/" + name);
+    std::string value;
+    if (!(in >> value))
+        return std::nullopt;
+    return value;
+}
+
+} // namespace tempo::tooling
