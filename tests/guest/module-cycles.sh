@@ -178,6 +178,10 @@ wait_state() {
 
 echo "TAP version 13"
 echo "# module $module${params:+ ($params)}, $cycles cycles"
+# Start from the VM's parameters whatever a run before this one left.
+if loaded && [ -n "$given_params" ]; then
+	unload >/dev/null
+fi
 if ! loaded; then
 	load "$vm_params" >/dev/null || { not_ok "the module is loaded at the start"; totals; }
 fi

@@ -13,8 +13,9 @@
  *    1), a DISPATCH of SPIN for MS milliseconds, and N jobs queued behind
  *    the first gated one (an in-sync on its syncobj), then writes
  *    "submitted" to FILE. The gated jobs go round the contexts (one by
- *    default): a job that times out bans only its own context, so with
- *    several the gated jobs time out one by one.
+ *    default), the others use one more: a job that times out bans only
+ *    its own context, so with several the gated jobs time out one by
+ *    one.
  * 2. Waits for SIGUSR1 (or exits with status 3 after the timeout), then:
  *    close       closes the DRM file with the jobs in flight, exits;
  *    release     opens the gate, waits for every job, checks that none
@@ -63,7 +64,7 @@ struct hold {
 	/* Set-up */
 	int fd;
 	struct tempo_bo bo;
-	uint32_t ctxs[MAX_JOBS];
+	uint32_t ctxs[MAX_JOBS + 1];	/* the gated jobs', then the others' */
 	uint32_t syncobj;
 	uint32_t spin_slot;	/* a compute engine's slot, else 0 */
 
@@ -228,7 +229,7 @@ static int setup(struct hold *h)
 	h->spin_slot = slot < 0 ? 0 : (uint32_t)slot;
 	free(engines);
 	ret = tempo_bo_new(h->fd, BO_SIZE, 0, &h->bo);
-	for (unsigned int i = 0; !ret && i < h->nctx; i++)
+	for (unsigned int i = 0; !ret && i <= h->nctx; i++)
 		ret = tempo_ctx_create(h->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL,
 				       0, &h->ctxs[i]);
 	if (!ret && drmSyncobjCreate(h->fd, 0, &h->syncobj))
@@ -241,7 +242,10 @@ static int setup(struct hold *h)
 /*
  * Job @i: the gated ones first (the first signals the syncobj when jobs
  * are queued behind it), then the queued ones (waiting for it, on another
- * engine, so that only the syncobj orders them), then the SPIN.
+ * engine, so that only the syncobj orders them), then the SPIN. The
+ * queued ones and the SPIN go to a context of their own: a gated job
+ * that times out while they are submitted bans only the gated jobs'
+ * context, and EXEC on it would fail with ECANCELED.
  */
 static int submit_one(struct hold *h, unsigned int i)
 {
@@ -257,10 +261,10 @@ static int submit_one(struct hold *h, unsigned int i)
 				  h->bo.va + BATCH_GATED, NULL, 0, NULL, 0,
 				  fence);
 	if (queued)
-		return tempo_exec(h->fd, h->ctxs[0], h->spin_slot,
+		return tempo_exec(h->fd, h->ctxs[h->nctx], h->spin_slot,
 				  h->bo.va + BATCH_QUEUED, &sync, 1, NULL, 0,
 				  fence);
-	return tempo_exec(h->fd, h->ctxs[0], h->spin_slot,
+	return tempo_exec(h->fd, h->ctxs[h->nctx], h->spin_slot,
 			  h->bo.va + BATCH_SPIN, NULL, 0, NULL, 0, fence);
 }
 
