@@ -2,23 +2,97 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * One place for the drm_sched API differences between the kernels tempo
- * builds on. Which API a kernel has is probed at build time (compat/),
- * never guessed from its version number.
+ * One place for the DRM and drm_sched API differences between the kernels
+ * tempo builds on (Debian's 6.1 to mainline 7.x). Which API a kernel has
+ * is probed at build time (compat/), never guessed from its version
+ * number. Where a kernel lacks a feature, the driver provides it another
+ * way (fdinfo, debugfs) and the uAPI stays the same.
  */
 #ifndef _TEMPO_COMPAT_H_
 #define _TEMPO_COMPAT_H_
 
+#include <linux/iosys-map.h>
+
+#include <drm/drm_gem.h>
 #include <drm/gpu_scheduler.h>
 
 #include "tempo_compat_gen.h"
 
-/* Inside a file_operations initializer, after DRM_GEM_FOPS. */
-#ifdef TEMPO_HAVE_GEM_FOPS_NO_FDINFO
+struct seq_file;
+struct file;
+
+/*
+ * fdinfo: DRM prints the common keys and calls drm_driver.show_fdinfo, or
+ * (6.1) the driver prints everything from its file_operations.
+ */
+#if !defined(TEMPO_HAVE_DRM_SHOW_FDINFO)
+void tempo_compat_show_fdinfo(struct seq_file *m, struct file *f);
+#define TEMPO_GEM_FOPS_FDINFO	.show_fdinfo = tempo_compat_show_fdinfo,
+#elif defined(TEMPO_HAVE_GEM_FOPS_NO_FDINFO)
 #define TEMPO_GEM_FOPS_FDINFO	.show_fdinfo = drm_show_fdinfo,
 #else
 #define TEMPO_GEM_FOPS_FDINFO
 #endif
+
+/* drm_driver.date: DRM_IOCTL_VERSION copies it out while the member exists. */
+#ifdef TEMPO_HAVE_DRIVER_DATE
+#define TEMPO_DRIVER_DATE	.date = "20260101",
+#else
+#define TEMPO_DRIVER_DATE
+#endif
+
+/*
+ * Timeout verdicts. Kernels without NO_HANG have no way to say "not hung":
+ * the handler then stops and restarts the scheduler to put the job back.
+ */
+#ifdef TEMPO_HAVE_SCHED_STAT_NO_HANG
+#define TEMPO_SCHED_STAT_RESET	DRM_GPU_SCHED_STAT_RESET
+#else
+#define TEMPO_SCHED_STAT_RESET	DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+
+/*
+ * Every job the scheduler holds, which must be stopped (drm_sched_stop());
+ * kernels without the iterator have the list only.
+ */
+#ifdef drm_sched_for_each_pending_job
+#define tempo_for_each_pending_job(job, sched) \
+	drm_sched_for_each_pending_job(job, sched, NULL)
+#else
+#define tempo_for_each_pending_job(job, sched) \
+	list_for_each_entry(job, &(sched)->pending_list, list)
+#endif
+
+/* Map a GEM object into the kernel, taking its reservation lock if needed. */
+static inline int tempo_compat_gem_vmap(struct drm_gem_object *obj,
+					struct iosys_map *map)
+{
+#if defined(TEMPO_HAVE_GEM_VMAP_UNLOCKED)
+	return drm_gem_vmap_unlocked(obj, map);
+#elif defined(TEMPO_HAVE_GEM_VMAP)
+	return drm_gem_vmap(obj, map);
+#else
+	/* The object's own vmap locks what it needs. */
+	int ret = obj->funcs->vmap(obj, map);
+
+	if (!ret && iosys_map_is_null(map))
+		ret = -ENOMEM;
+	return ret;
+#endif
+}
+
+static inline void tempo_compat_gem_vunmap(struct drm_gem_object *obj,
+					   struct iosys_map *map)
+{
+#if defined(TEMPO_HAVE_GEM_VMAP_UNLOCKED)
+	drm_gem_vunmap_unlocked(obj, map);
+#elif defined(TEMPO_HAVE_GEM_VMAP)
+	drm_gem_vunmap(obj, map);
+#else
+	obj->funcs->vunmap(obj, map);
+	iosys_map_clear(map);
+#endif
+}
 
 #ifdef TEMPO_HAVE_SCHED_PRIORITY_LOW
 #define TEMPO_SCHED_PRIORITY_LOW	DRM_SCHED_PRIORITY_LOW
@@ -34,7 +108,9 @@ tempo_compat_sched_init(struct drm_gpu_scheduler *sched,
 #if defined(TEMPO_HAVE_SCHED_INIT_ARGS)
 	const struct drm_sched_init_args args = {
 		.ops = ops,
+#ifdef TEMPO_HAVE_SCHED_INIT_ARGS_NUM_RQS
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+#endif
 		.credit_limit = credits,
 		.timeout = timeout,
 		.name = name,

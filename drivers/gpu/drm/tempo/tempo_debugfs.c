@@ -27,19 +27,36 @@
 
 #include "tempo_drv.h"
 
+/*
+ * drm_debugfs_add_files() where the kernel has it; before, the driver's
+ * debugfs_init registers the same list (drm_info_list has the same
+ * members as drm_debugfs_info).
+ */
+#ifdef TEMPO_HAVE_DEBUGFS_ADD_FILES
+#define TEMPO_DEBUGFS_LIST(name) const struct drm_debugfs_info name[]
+
+static struct drm_device *debugfs_drm(struct seq_file *m)
+{
+	return ((struct drm_debugfs_entry *)m->private)->dev;
+}
+#else
+#define TEMPO_DEBUGFS_LIST(name) const struct drm_info_list name[]
+
+static struct drm_device *debugfs_drm(struct seq_file *m)
+{
+	return ((struct drm_info_node *)m->private)->minor->dev;
+}
+#endif
+
 static int hqds_show(struct seq_file *m, void *data)
 {
-	struct drm_debugfs_entry *entry = m->private;
-
-	tempo_sched_show_hqds(to_tempo_device(entry->dev), m);
+	tempo_sched_show_hqds(to_tempo_device(debugfs_drm(m)), m);
 	return 0;
 }
 
 static int cus_show(struct seq_file *m, void *data)
 {
-	struct drm_debugfs_entry *entry = m->private;
-
-	tempo_sched_show_cus(to_tempo_device(entry->dev), m);
+	tempo_sched_show_cus(to_tempo_device(debugfs_drm(m)), m);
 	return 0;
 }
 
@@ -56,7 +73,7 @@ static void file_contexts_show(struct seq_file *m, struct drm_file *file)
 	/* Held, the lock keeps CTX_DESTROY from dropping a context. */
 	xa_lock(&tfile->contexts);
 	xa_for_each(&tfile->contexts, id, ctx)
-		seq_printf(m, "%llu %d %lu %d %d %d %d\n", file->client_id, pid,
+		seq_printf(m, "%llu %d %lu %d %d %d %d\n", tfile->client_id, pid,
 			   id, READ_ONCE(ctx->priority), tempo_ctx_priority(ctx),
 			   tempo_ctx_banned(ctx),
 			   atomic_read(&ctx->state->in_flight));
@@ -65,8 +82,7 @@ static void file_contexts_show(struct seq_file *m, struct drm_file *file)
 
 static int contexts_show(struct seq_file *m, void *data)
 {
-	struct drm_debugfs_entry *entry = m->private;
-	struct drm_device *dev = entry->dev;
+	struct drm_device *dev = debugfs_drm(m);
 	struct drm_file *file;
 
 	seq_puts(m, "client pid ctx priority effective banned in_flight\n");
@@ -77,7 +93,7 @@ static int contexts_show(struct seq_file *m, void *data)
 	return 0;
 }
 
-static const struct drm_debugfs_info tempo_debugfs_list[] = {
+static TEMPO_DEBUGFS_LIST(tempo_debugfs_list) = {
 	{ "hqds", hqds_show, 0 },
 	{ "cus", cus_show, 0 },
 	{ "contexts", contexts_show, 0 },
@@ -85,12 +101,31 @@ static const struct drm_debugfs_info tempo_debugfs_list[] = {
 
 /**
  * tempo_debugfs_init() - register the debugfs files
- * @tdev: the device, registered
+ * @tdev: the device, before drm_dev_register()
  *
  * Context: process.
  */
 void tempo_debugfs_init(struct tempo_device *tdev)
 {
+#ifdef TEMPO_HAVE_DEBUGFS_ADD_FILES
 	drm_debugfs_add_files(&tdev->drm, tempo_debugfs_list,
 			      ARRAY_SIZE(tempo_debugfs_list));
+#endif
 }
+
+#ifndef TEMPO_HAVE_DEBUGFS_ADD_FILES
+/**
+ * tempo_debugfs_minor_init() - create the debugfs files of a minor
+ * @minor: the minor being registered
+ *
+ * &drm_driver.debugfs_init on kernels without drm_debugfs_add_files().
+ *
+ * Context: process.
+ */
+void tempo_debugfs_minor_init(struct drm_minor *minor)
+{
+	drm_debugfs_create_files(tempo_debugfs_list,
+				 ARRAY_SIZE(tempo_debugfs_list),
+				 minor->debugfs_root, minor);
+}
+#endif

@@ -157,6 +157,17 @@ const char *tempo_class_name(u32 engine_class)
 	return engine_class < TEMPO_NUM_CLASSES ? names[engine_class] : "?";
 }
 
+static u64 client_id(struct drm_file *file)
+{
+#ifdef TEMPO_HAVE_FILE_CLIENT_ID
+	return file->client_id;
+#else
+	static atomic64_t last_id;
+
+	return atomic64_inc_return(&last_id);
+#endif
+}
+
 static int tempo_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct tempo_file *tfile;
@@ -172,6 +183,7 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 		goto err_vm;
 	tfile->tdev = to_tempo_device(dev);
 	tfile->priority_override = DRM_TEMPO_PRIORITY_UNSET;
+	tfile->client_id = client_id(file);
 	mutex_init(&tfile->lock);
 	xa_init_flags(&tfile->contexts, XA_FLAGS_ALLOC1);
 	file->driver_priv = tfile;
@@ -203,9 +215,9 @@ static int tempo_traced_##func(struct drm_device *dev, void *data,	\
 {									\
 	int ret;							\
 									\
-	trace_tempo_ioctl(file->client_id, DRM_TEMPO_##n, #n);		\
+	trace_tempo_ioctl(to_tempo_file(file)->client_id, DRM_TEMPO_##n, #n);		\
 	ret = tempo_ioctl_##func(dev, data, file);			\
-	trace_tempo_ioctl_done(file->client_id, DRM_TEMPO_##n, ret);	\
+	trace_tempo_ioctl_done(to_tempo_file(file)->client_id, DRM_TEMPO_##n, ret);	\
 	return ret;							\
 }
 
@@ -250,7 +262,12 @@ static const struct drm_driver tempo_driver = {
 			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = tempo_open,
 	.postclose = tempo_postclose,
+#ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
 	.show_fdinfo = tempo_show_fdinfo,
+#endif
+#ifndef TEMPO_HAVE_DEBUGFS_ADD_FILES
+	.debugfs_init = tempo_debugfs_minor_init,
+#endif
 	.ioctls = tempo_ioctls,
 	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
 	.fops = &tempo_fops,
@@ -260,6 +277,7 @@ static const struct drm_driver tempo_driver = {
 	.gem_create_object = tempo_gem_create_object,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
+	TEMPO_DRIVER_DATE
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 };
@@ -395,4 +413,3 @@ module_exit(tempo_exit);
 MODULE_AUTHOR("The tempo authors");
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(DMA_BUF);

@@ -88,8 +88,10 @@ int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
 struct tempo_vm *tempo_vm_create(void);
 struct tempo_vm *tempo_vm_get(struct tempo_vm *vm);
 void tempo_vm_put(struct tempo_vm *vm);
-void tempo_vm_lock_translations(struct tempo_vm *vm);
-void tempo_vm_unlock_translations(struct tempo_vm *vm);
+void tempo_vm_lock_translations(struct tempo_vm *vm)
+	__acquires(&vm->mm_lock);
+void tempo_vm_unlock_translations(struct tempo_vm *vm)
+	__releases(&vm->mm_lock);
 void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write);
 int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file);
@@ -176,6 +178,8 @@ int tempo_ioctl_query(struct drm_device *dev, void *data,
 		      struct drm_file *file);
 
 /* tempo_debugfs.c */
+struct drm_minor;
 void tempo_debugfs_init(struct tempo_device *tdev);
+void tempo_debugfs_minor_init(struct drm_minor *minor);
 
 #endif /* _TEMPO_DRV_H_ */

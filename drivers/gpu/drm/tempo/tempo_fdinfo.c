@@ -24,18 +24,25 @@
  * - drm-total-cycles-<class>: CLOCK_MONOTONIC in nanoseconds, so that
  *   the growth of drm-cycles over the growth of drm-total-cycles is the
  *   share of one host CPU the file's work took;
- * - drm-total-memory, drm-shared-memory, drm-resident-memory: the file's
- *   buffers; a buffer is resident once its pages were allocated.
+ * - drm-total-memory, drm-shared-memory, drm-active-memory,
+ *   drm-resident-memory: the file's buffers; a buffer is resident once its
+ *   pages were allocated.
+ *
+ * Kernels before DRM printed the common keys itself (6.1) get the same
+ * keys from the driver's own file_operations.show_fdinfo.
  *
  * The counts live in a &struct tempo_usage referenced by the file and by
  * its contexts, so jobs that end after the file was closed do not touch
  * freed memory.
  */
 
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
 #include <drm/tempo_drm.h>
 
@@ -104,6 +111,50 @@ void tempo_usage_add(struct tempo_usage *usage, u32 engine_class,
 	atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);
 }
 
+#ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
+static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
+{
+	drm_show_memory_stats(p, file);
+}
+#else
+/* In bytes, KiB or MiB, the largest unit that divides it, as DRM prints. */
+static void print_size(struct drm_printer *p, const char *stat, u64 size)
+{
+	static const char *const units[] = { "", " KiB", " MiB" };
+	u32 u = 0;
+
+	while (u < ARRAY_SIZE(units) - 1 && size && IS_ALIGNED(size, SZ_1K)) {
+		size >>= 10;
+		u++;
+	}
+	drm_printf(p, "drm-%s-memory:\t%llu%s\n", stat, size, units[u]);
+}
+
+/* What drm_show_memory_stats() prints, on kernels without it. */
+static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
+{
+	u64 total = 0, shared = 0, active = 0, resident = 0;
+	struct drm_gem_object *obj;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		total += obj->size;
+		if (obj->handle_count > 1 || obj->dma_buf)
+			shared += obj->size;
+		if (READ_ONCE(to_drm_gem_shmem_obj(obj)->pages))
+			resident += obj->size;
+		if (!dma_resv_test_signaled(obj->resv, dma_resv_usage_rw(true)))
+			active += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+	print_size(p, "total", total);
+	print_size(p, "shared", shared);
+	print_size(p, "active", active);
+	print_size(p, "resident", resident);
+}
+#endif
+
 /**
  * tempo_show_fdinfo() - the driver's keys in a file's fdinfo
  * @p: where to print
@@ -132,5 +183,31 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		drm_printf(p, "drm-total-cycles-%s:\t%llu\n", tempo_class_name(c),
 			   ktime_get_ns());
 	}
-	drm_show_memory_stats(p, file);
+	show_memory_stats(p, file);
 }
+
+#ifndef TEMPO_HAVE_DRM_SHOW_FDINFO
+/**
+ * tempo_compat_show_fdinfo() - the whole fdinfo, on kernels where DRM
+ *	prints none of it
+ * @m: the fdinfo file
+ * @f: the DRM file
+ *
+ * Context: process.
+ */
+void tempo_compat_show_fdinfo(struct seq_file *m, struct file *f)
+{
+	struct drm_file *file = f->private_data;
+	struct drm_device *dev = file->minor->dev;
+	struct drm_printer p = drm_seq_file_printer(m);
+	int idx;
+
+	if (!drm_dev_enter(dev, &idx))
+		return;
+	drm_printf(&p, "drm-driver:\t%s\n", dev->driver->name);
+	drm_printf(&p, "drm-client-id:\t%llu\n",
+		   to_tempo_file(file)->client_id);
+	tempo_show_fdinfo(&p, file);
+	drm_dev_exit(idx);
+}
+#endif

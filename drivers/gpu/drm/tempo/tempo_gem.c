@@ -21,6 +21,7 @@
 
 #include "tempo_drv.h"
 
+#ifdef TEMPO_HAVE_GEM_STATUS
 /* Resident once its pages were allocated (by a mapping, CPU or GPU). */
 static enum drm_gem_object_status tempo_gem_status(struct drm_gem_object *obj)
 {
@@ -28,6 +29,7 @@ static enum drm_gem_object_status tempo_gem_status(struct drm_gem_object *obj)
 
 	return READ_ONCE(shmem->pages) ? DRM_GEM_OBJECT_RESIDENT : 0;
 }
+#endif
 
 static const struct drm_gem_object_funcs tempo_gem_funcs = {
 	.free = drm_gem_shmem_object_free,
@@ -38,7 +40,9 @@ static const struct drm_gem_object_funcs tempo_gem_funcs = {
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = drm_gem_shmem_object_mmap,
+#ifdef TEMPO_HAVE_GEM_STATUS
 	.status = tempo_gem_status,
+#endif
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
 

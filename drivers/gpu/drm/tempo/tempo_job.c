@@ -174,7 +174,8 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 	for (i = 0; job->gang && i < job->gang->hw.width; i++)
 		job->gang->hw.members[i].cancel = &job->state->guilty;
 	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
-	ret = tempo_compat_job_init(&job->base, entity, owner, file->client_id);
+	ret = tempo_compat_job_init(&job->base, entity, owner,
+				    to_tempo_file(file)->client_id);
 	job->inited = !ret;
 	return ret;
 }

@@ -16,12 +16,20 @@
  * is allocated at exec time.
  *
  * Every job is bounded: drm_sched's timeout (module parameter
- * job_timeout_ms) calls timedout_job, which stops the scheduler, asks the
- * hardware to abort the job and waits until it has (the job's fence then
- * carries -ETIMEDOUT), and restarts the scheduler through
- * drm_sched_resubmit_jobs(). A resubmitted job that the hardware already
- * holds is not written again: run_job returns its existing fence, so the
- * other jobs of the HQD carry on where they were.
+ * job_timeout_ms) calls timedout_job. A job that was not running all that
+ * time (preempted, waiting in its ring or for compute units) is not hung
+ * and gets another period: DRM_GPU_SCHED_STAT_NO_HANG where the kernel
+ * has it, else a stop and restart of the scheduler that puts it back. A
+ * hung job is aborted on the hardware, which ends only that job (its
+ * fence carries -ETIMEDOUT): the scheduler is stopped around the abort
+ * and restarted with the hardware fences of the jobs the hardware still
+ * holds, so they carry on where they were. No job is ever handed to the
+ * hardware twice and no fence is initialised twice (mainline deprecates
+ * drm_sched_resubmit_jobs() for this reason).
+ *
+ * At teardown the hardware stops first and ends every job it holds; where
+ * the kernel has cancel_job, drm_sched_fini() then frees the jobs still
+ * pending, else the driver waits until the scheduler has.
  */
 
 /* How long a reset waits for the hardware to abort a job. */
@@ -55,7 +63,11 @@ static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 	struct tempo_device *tdev = to_tempo_queue(job->base.sched)->tdev;
 
 	trace_tempo_job_done(&job->base, fence->error);
-	if (!fence->error || fence->error == -ECANCELED)
+	if (!fence->error)
+		return;
+	/* Not every drm_sched copies the error to the finished fence. */
+	dma_fence_set_error(&job->base.s_fence->finished, fence->error);
+	if (fence->error == -ECANCELED)
 		return;
 	/* Stopped by the hang watchdog or by the scheduler's timeout. */
 	if (fence->error == -ETIMEDOUT)
@@ -111,9 +123,6 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	tempo_job_dequeued(job);
 	if (unlikely(sched_job->s_fence->finished.error))
 		return NULL;
-	/* Resubmitted after a timeout: the hardware still has it, or ended it. */
-	if (job->submitted)
-		return dma_fence_get(&job->hw.fence->base);
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
 	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
@@ -151,46 +160,97 @@ static bool job_hung(struct tempo_device *tdev, struct tempo_job *job)
 	return false;
 }
 
-/* Stop the hung job on the hardware and wait until its fence signals. */
-static void job_abort(struct tempo_device *tdev, struct tempo_job *job)
+/*
+ * Ask the hardware to end a job with @error and wait until its fence
+ * signals; no effect on a job the hardware already ended.
+ */
+static void job_end(struct tempo_device *tdev, struct tempo_job *job,
+		    int error)
 {
 	struct dma_fence *fence = &job->hw.fence->base;
 
 	if (job->gang)
-		tempo_hw_gang_abort(&job->gang->hw, -ETIMEDOUT);
+		tempo_hw_gang_abort(&job->gang->hw, error);
 	else
-		tempo_hw_hqd_abort(job->hw.hqd, &job->hw, -ETIMEDOUT);
+		tempo_hw_hqd_abort(job->hw.hqd, &job->hw, error);
 	if (!dma_fence_wait_timeout(fence, false,
 				    msecs_to_jiffies(TEMPO_ABORT_WAIT_MS)))
-		drm_warn_once(&tdev->drm, "hardware did not abort a job\n");
+		drm_warn_once(&tdev->drm, "hardware did not end a job\n");
 }
 
 /*
- * drm_sched takes the job off its pending list before calling this, and
- * only drm_sched_stop() puts it back: stop and restart the scheduler
- * whatever the verdict, even when the device is gone, or the job is never
- * freed. Jobs the hardware holds are resubmitted as they are (run_job
- * returns their fence), so their HQD carries on where it was.
+ * drm_sched_stop() dropped the hardware fences of the jobs it did not
+ * free, and drm_sched_start() cancels a job without one: give back those
+ * of the jobs the hardware still holds (or just ended), so that they
+ * carry on. Every pending job went through run_job: those that got no
+ * fence ended at once and were freed by drm_sched_stop().
+ */
+static void restore_hw_fences(struct drm_gpu_scheduler *sched)
+{
+	struct drm_sched_job *sched_job;
+
+	tempo_for_each_pending_job(sched_job, sched) {
+		struct tempo_job *job = to_tempo_job(sched_job);
+
+		if (!WARN_ON(!job->submitted) && !sched_job->s_fence->parent)
+			sched_job->s_fence->parent =
+				dma_fence_get(&job->hw.fence->base);
+	}
+}
+
+/*
+ * drm_sched takes the job off its pending list before calling this; a
+ * job that is not hung goes back with NO_HANG, or through
+ * drm_sched_stop() on kernels without it, which also serves a device
+ * being removed (tempo_hw_stop() ends its jobs): a job is never left off
+ * the list, where nothing would free it.
  */
 static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct drm_gpu_scheduler *sched = sched_job->sched;
 	struct tempo_device *tdev = to_tempo_queue(sched)->tdev;
 	struct tempo_job *job = to_tempo_job(sched_job);
-	bool present;
+	bool present, hung;
 	int idx;
 
 	present = drm_dev_enter(&tdev->drm, &idx);
+	hung = present && job->submitted && job_hung(tdev, job);
+#ifdef TEMPO_HAVE_SCHED_STAT_NO_HANG
+	if (!hung) {
+		if (present)
+			drm_dev_exit(idx);
+		return DRM_GPU_SCHED_STAT_NO_HANG;
+	}
+#endif
 	drm_sched_stop(sched, sched_job);
-	if (present && job->submitted && job_hung(tdev, job))
-		job_abort(tdev, job);
-	drm_sched_resubmit_jobs(sched);
+	if (hung)
+		job_end(tdev, job, -ETIMEDOUT);
+	restore_hw_fences(sched);
 	tempo_compat_sched_start(sched);
-	if (!present)
-		return DRM_GPU_SCHED_STAT_ENODEV;
-	drm_dev_exit(idx);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	if (present)
+		drm_dev_exit(idx);
+	return TEMPO_SCHED_STAT_RESET;
 }
+
+#ifdef TEMPO_HAVE_SCHED_CANCEL_JOB
+/*
+ * From drm_sched_fini(), for every job still pending: the hardware was
+ * stopped before (tempo_device_fini()) and ended them all, so this only
+ * makes sure of it.
+ */
+static void tempo_cancel_job(struct drm_sched_job *sched_job)
+{
+	struct tempo_job *job = to_tempo_job(sched_job);
+
+	if (job->submitted)
+		job_end(to_tempo_queue(sched_job->sched)->tdev, job,
+			-ECANCELED);
+}
+
+#define TEMPO_CANCEL_JOB	.cancel_job = tempo_cancel_job,
+#else
+#define TEMPO_CANCEL_JOB
+#endif
 
 /*
  * Place a gang: batch i on one engine of its column, all on distinct
@@ -231,8 +291,6 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 	int idx;
 
 	tempo_job_dequeued(job);
-	if (job->submitted)	/* resubmitted after a timeout */
-		return dma_fence_get(&job->hw.fence->base);
 	if (unlikely(sched_job->s_fence->finished.error)) {
 		tempo_job_cancel_gang(job, sched_job->s_fence->finished.error);
 		return NULL;
@@ -273,12 +331,14 @@ static const struct drm_sched_backend_ops tempo_sched_ops = {
 	.run_job = tempo_run_job,
 	.timedout_job = tempo_timedout_job,
 	.free_job = tempo_free_job,
+	TEMPO_CANCEL_JOB
 };
 
 static const struct drm_sched_backend_ops tempo_gang_ops = {
 	.run_job = tempo_run_gang,
 	.timedout_job = tempo_timedout_job,
 	.free_job = tempo_free_job,
+	TEMPO_CANCEL_JOB
 };
 
 static void place(struct tempo_engine_desc *e, bool high, u32 q)
@@ -482,7 +542,11 @@ err_fini:
 	return ret;
 }
 
-/* Wait until the scheduler has freed every job the hardware ended. */
+#ifndef TEMPO_HAVE_SCHED_CANCEL_JOB
+/*
+ * Wait until the scheduler has freed every job the hardware ended: without
+ * cancel_job, drm_sched_fini() would leave them.
+ */
 static void queue_wait_idle(struct tempo_device *tdev, struct tempo_queue *q)
 {
 	unsigned long timeout = jiffies + msecs_to_jiffies(TEMPO_ABORT_WAIT_MS);
@@ -501,6 +565,15 @@ static void queue_wait_idle(struct tempo_device *tdev, struct tempo_queue *q)
 	}
 	drm_warn(&tdev->drm, "%s: jobs left at teardown\n", sched->name);
 }
+#endif
+
+static void queue_fini(struct tempo_device *tdev, struct tempo_queue *q)
+{
+#ifndef TEMPO_HAVE_SCHED_CANCEL_JOB
+	queue_wait_idle(tdev, q);
+#endif
+	drm_sched_fini(&q->sched);
+}
 
 /**
  * tempo_sched_fini() - stop every scheduler
@@ -513,16 +586,11 @@ void tempo_sched_fini(struct tempo_device *tdev)
 {
 	u32 q;
 
-	for (q = 0; q < tdev->num_queues; q++) {
-		queue_wait_idle(tdev, &tdev->queues[q]);
-		drm_sched_fini(&tdev->queues[q].sched);
-	}
-	for (q = 0; q < TEMPO_GANG_HQDS; q++) {
-		if (!tdev->gang[q].tdev)
-			continue;
-		queue_wait_idle(tdev, &tdev->gang[q]);
-		drm_sched_fini(&tdev->gang[q].sched);
-	}
+	for (q = 0; q < tdev->num_queues; q++)
+		queue_fini(tdev, &tdev->queues[q]);
+	for (q = 0; q < TEMPO_GANG_HQDS; q++)
+		if (tdev->gang[q].tdev)
+			queue_fini(tdev, &tdev->gang[q]);
 }
 
 /**

@@ -10,31 +10,25 @@
 #include <linux/dma-fence.h>
 #include <linux/wait.h>
 
-#include <kunit/test.h>
-
 #include <drm/tempo_drm.h>
 
+#include "tempo_kunit.h"
 #include "tempo_sched.h"
 
-static struct tempo_device *fake_device(struct kunit *test, u32 policy)
-{
-	struct tempo_device *tdev = kunit_kzalloc(test, sizeof(*tdev),
-						  GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, tdev);
-	tdev->hqd_policy = policy;
-	return tdev;
-}
+/* For tempo_priority_map(), which reads the HQD policy only. */
+static const struct tempo_device static_policy = {
+	.hqd_policy = TEMPO_HQD_STATIC,
+};
 
 /*
  * A drm_gpu_scheduler over a mock backend driven the way tempo's glue
  * drives an HQD: the hardware fence is allocated with the job and only
  * initialised by run_job, which hands it to the "hardware" (a list the
- * test ends jobs from, oldest first); a resubmitted job gets its fence
- * back; timedout_job stops the scheduler, aborts the job with
- * -ETIMEDOUT, resubmits and restarts; teardown ends what the hardware
- * still holds with -ECANCELED and waits for every job to be freed before
- * drm_sched_fini().
+ * test ends jobs from, oldest first); timedout_job stops the scheduler,
+ * aborts the job with -ETIMEDOUT, gives the jobs the hardware still holds
+ * their fences back and restarts (no resubmission); teardown ends what the
+ * hardware still holds with -ECANCELED and waits for every job to be freed
+ * before drm_sched_fini().
  */
 #define MOCK_MAX_JOBS		16
 #define MOCK_MAX_ENTITIES	2
@@ -93,8 +87,6 @@ static struct dma_fence *mock_run_job(struct drm_sched_job *sched_job)
 	struct mock_sched *mock = job->mock;
 	struct mock_fence *f = job->hw;
 
-	if (f->inited)	/* resubmitted: the hardware has had it */
-		return dma_fence_get(&f->base);
 	if (sched_job->s_fence->finished.error)
 		return NULL;
 	spin_lock(&mock->lock);
@@ -161,14 +153,19 @@ static enum drm_gpu_sched_stat mock_timedout_job(struct drm_sched_job *sched_job
 	struct drm_gpu_scheduler *sched = sched_job->sched;
 	struct mock_sched *mock = job->mock;
 
+	struct drm_sched_job *pending;
+
 	drm_sched_stop(sched, sched_job);
 	atomic_inc(&mock->timeouts);
 	mock_hw_end_fence(mock, job->hw, -ETIMEDOUT);
-	drm_sched_resubmit_jobs(sched);
+	tempo_for_each_pending_job(pending, sched)
+		if (!pending->s_fence->parent)
+			pending->s_fence->parent =
+				dma_fence_get(&to_mock_job(pending)->hw->base);
 	/* Restarted, the scheduler may free the job at once. */
 	tempo_compat_sched_start(sched);
 	wake_up_all(&mock->wq);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	return TEMPO_SCHED_STAT_RESET;
 }
 
 static void mock_job_free(struct mock_job *job)
@@ -226,6 +223,7 @@ static struct mock_sched *mock_sched_create(struct kunit *test, u32 credits,
 					    long timeout)
 {
 	struct mock_sched *mock = kunit_kzalloc(test, sizeof(*mock), GFP_KERNEL);
+	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, mock);
 	spin_lock_init(&mock->lock);
@@ -233,20 +231,18 @@ static struct mock_sched *mock_sched_create(struct kunit *test, u32 credits,
 	init_waitqueue_head(&mock->wq);
 	mock->fence_context = dma_fence_context_alloc(1);
 	mock->list[0] = &mock->base;
-	KUNIT_ASSERT_EQ(test, 0,
-			tempo_compat_sched_init(&mock->base, &mock_sched_ops,
-						credits, timeout, "tempo-kunit",
-						NULL));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							   mock_sched_teardown,
-							   mock));
+	ret = tempo_compat_sched_init(&mock->base, &mock_sched_ops, credits,
+				      timeout, "tempo-kunit", NULL);
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	ret = tempo_kunit_add_action_or_reset(test, mock_sched_teardown, mock);
+	KUNIT_ASSERT_EQ(test, 0, ret);
 	return mock;
 }
 
 /* Tear down now; every job must have been freed. */
 static void mock_sched_fini(struct kunit *test, struct mock_sched *mock)
 {
-	kunit_release_action(test, mock_sched_teardown, mock);
+	tempo_kunit_release_action(test, mock_sched_teardown, mock);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&mock->jobs));
 }
 
@@ -255,8 +251,7 @@ static struct drm_sched_entity *mock_entity(struct kunit *test,
 					    struct mock_sched *mock,
 					    s32 priority)
 {
-	struct tempo_device *tdev = fake_device(test, TEMPO_HQD_STATIC);
-	struct tempo_prio prio = tempo_priority_map(tdev, priority);
+	struct tempo_prio prio = tempo_priority_map(&static_policy, priority);
 	u32 i;
 
 	for (i = 0; i < MOCK_MAX_ENTITIES && mock->entity_live[i]; i++)
@@ -318,7 +313,7 @@ static struct dma_fence *mock_submit_after(struct kunit *test,
 	done = dma_fence_get(&job->base.s_fence->finished);
 	drm_sched_entity_push_job(&job->base);
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, fence_put_action, done));
+			tempo_kunit_add_action_or_reset(test, fence_put_action, done));
 	return done;
 }
 
@@ -383,15 +378,16 @@ static void sched_job_waits_for_its_dependency(struct kunit *test)
 						      DRM_TEMPO_PRIORITY_NORMAL);
 	struct mock_fence *dep = kzalloc(sizeof(*dep), GFP_KERNEL);
 	struct dma_fence *done;
+	int ret;
 
 	/* a fence of another timeline, an in-fence of exec */
 	KUNIT_ASSERT_NOT_NULL(test, dep);
 	spin_lock_init(&dep->lock);
 	dma_fence_init(&dep->base, &mock_fence_ops, &dep->lock,
 		       dma_fence_context_alloc(1), 1);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-							   fence_signal_put_action,
-							   &dep->base));
+	ret = tempo_kunit_add_action_or_reset(test, fence_signal_put_action,
+					      &dep->base);
+	KUNIT_ASSERT_EQ(test, 0, ret);
 	done = mock_submit_after(test, mock, entity, 0, &dep->base);
 	msleep(20);
 	KUNIT_EXPECT_EQ(test, 0, READ_ONCE(mock->num_run));
@@ -428,6 +424,33 @@ static void sched_hung_job_times_out_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, next->error);
 	msleep(jiffies_to_msecs(2 * timeout));
 	KUNIT_EXPECT_EQ(test, 1, atomic_read(&mock->timeouts));
+	mock_sched_fini(test, mock);
+}
+
+/*
+ * A reset ends the hung job only: the job behind it on the hardware keeps
+ * running and completes without error (a reset without resubmission must
+ * give drm_sched its hardware fence back, or it cancels the job).
+ */
+static void sched_reset_leaves_the_other_jobs_on_the_hardware(struct kunit *test)
+{
+	long timeout = msecs_to_jiffies(200);
+	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
+						    timeout);
+	struct drm_sched_entity *entity = mock_entity(test, mock,
+						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct dma_fence *hung = mock_submit(test, mock, entity, 0);
+	struct dma_fence *next = mock_submit(test, mock, entity, 1);
+
+	KUNIT_ASSERT_TRUE(test, mock_wait_run(mock, 2));
+	KUNIT_ASSERT_TRUE(test, fence_wait(hung));
+	KUNIT_EXPECT_EQ(test, -ETIMEDOUT, hung->error);
+	/* the second job is still the hardware's, and not done */
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(next));
+	KUNIT_EXPECT_EQ(test, 1, mock_hw_end(mock, 1, 0));
+	KUNIT_ASSERT_TRUE(test, fence_wait(next));
+	KUNIT_EXPECT_EQ(test, 0, next->error);
+	KUNIT_EXPECT_EQ(test, 2, READ_ONCE(mock->num_run));
 	mock_sched_fini(test, mock);
 }
 
@@ -531,6 +554,7 @@ static struct kunit_case tempo_sched_cases[] = {
 	KUNIT_CASE(sched_jobs_of_one_entity_run_and_complete_in_order),
 	KUNIT_CASE(sched_job_waits_for_its_dependency),
 	KUNIT_CASE(sched_hung_job_times_out_once),
+	KUNIT_CASE(sched_reset_leaves_the_other_jobs_on_the_hardware),
 	KUNIT_CASE(sched_teardown_cancels_jobs_on_the_hardware),
 	KUNIT_CASE(sched_entity_teardown_cancels_queued_jobs),
 	KUNIT_CASE(sched_higher_priority_entity_runs_first),

@@ -14,20 +14,28 @@
 #if !defined(_TEMPO_TRACE_H_) || defined(TRACE_HEADER_MULTI_READ)
 #define _TEMPO_TRACE_H_
 
+#include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <drm/gpu_scheduler.h>
+
+/*
+ * Names are copied into fixed arrays: __string()/__assign_str() changed
+ * arity between the kernels tempo builds on. Long enough for every ioctl
+ * and scheduler name of the driver.
+ */
+#define TEMPO_TRACE_NAME_LEN	24
 
 TRACE_EVENT(tempo_ioctl,
 	    TP_PROTO(u64 client, unsigned int nr, const char *name),
 	    TP_ARGS(client, nr, name),
 	    TP_STRUCT__entry(__field(u64, client)
 			     __field(unsigned int, nr)
-			     __string(name, name)),
+			     __array(char, name, TEMPO_TRACE_NAME_LEN)),
 	    TP_fast_assign(__entry->client = client;
 			   __entry->nr = nr;
-			   __assign_str(name);),
+			   strscpy(__entry->name, name, TEMPO_TRACE_NAME_LEN);),
 	    TP_printk("client=%llu nr=%u %s", __entry->client, __entry->nr,
-		      __get_str(name))
+		      __entry->name)
 );
 
 TRACE_EVENT(tempo_ioctl_done,
@@ -107,16 +115,17 @@ TRACE_EVENT(tempo_reset,
 	    TP_ARGS(job, reset_count),
 	    TP_STRUCT__entry(__field(u64, fence_context)
 			     __field(u64, seqno)
-			     __string(sched, job->sched->name)
+			     __array(char, sched, TEMPO_TRACE_NAME_LEN)
 			     __field(u32, reset_count)),
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __assign_str(sched);
+			   strscpy(__entry->sched, job->sched->name,
+				   TEMPO_TRACE_NAME_LEN);
 			   __entry->reset_count = reset_count;),
 	    TP_printk("fence=%llu:%llu sched=%s resets=%u",
 		      __entry->fence_context, __entry->seqno,
-		      __get_str(sched), __entry->reset_count)
+		      __entry->sched, __entry->reset_count)
 );
 
 #endif /* _TEMPO_TRACE_H_ */

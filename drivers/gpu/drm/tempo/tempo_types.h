@@ -386,6 +386,8 @@ struct tempo_ctx {
  * @priority_override: priority of every context of the file, set by
  *	&DRM_IOCTL_TEMPO_SCHED, or %DRM_TEMPO_PRIORITY_UNSET
  * @usage: what the file's jobs used of the engines
+ * @client_id: the id fdinfo, debugfs and the tracepoints show: DRM's
+ *	drm_file.client_id, or the driver's own on kernels without one
  */
 struct tempo_file {
 	struct tempo_device *tdev;
@@ -394,6 +396,7 @@ struct tempo_file {
 	struct xarray contexts;
 	s32 priority_override;
 	struct tempo_usage *usage;
+	u64 client_id;
 };
 
 /**

@@ -129,7 +129,7 @@ static void mapping_free(struct tempo_mapping *m)
 {
 	struct iosys_map map = IOSYS_MAP_INIT_VADDR(m->vaddr);
 
-	drm_gem_vunmap_unlocked(m->obj, &map);
+	tempo_compat_gem_vunmap(m->obj, &map);
 	drm_gem_object_put(m->obj);
 	kfree(m);
 }
@@ -241,7 +241,7 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
-	ret = drm_gem_vmap_unlocked(obj, &map);
+	ret = tempo_compat_gem_vmap(obj, &map);
 	if (ret)
 		goto err_free;
 	m->vaddr = map.vaddr;
@@ -253,8 +253,8 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 	return 0;
 
 err_put:
+	tempo_compat_gem_vunmap(obj, &map);
 	drm_gem_object_put(obj);
-	drm_gem_vunmap_unlocked(obj, &map);
 err_free:
 	kfree(m);
 	return ret;
