@@ -3,7 +3,7 @@
 # tempo: top-level build. See README.rst.
 
 KVER    ?= $(shell scripts/kver.sh)
-KDIR    ?= /lib/modules/$(KVER)/build
+KDIR    ?= $(shell scripts/kdir.sh $(KVER))
 BUILD   ?= $(CURDIR)/build
 CMAKE_BUILD := $(BUILD)/cmake
 JOBS    ?= $(shell nproc)

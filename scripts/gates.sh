@@ -4,7 +4,10 @@
 # The code-quality gates of tempo, each reported as one TAP-like line
 # ("ok N gate" / "not ok N gate"), the findings of a failing gate after it:
 #
-#   w1          the module builds with W=1 and no warning
+#   w1          the module builds with W=1 and no warning, against every
+#               kernel tempo is tested on: Debian's 6.12 (the VM's),
+#               Debian's 6.1 headers, and the newest 7.x built from source
+#               (tools/vm/kernels, preset debug)
 #   checkpatch  checkpatch.pl --strict finds nothing in the driver and uAPI
 #   sparse      sparse (make C=2) finds nothing
 #   kernel-doc  kernel-doc -none -Wall is silent on the uAPI header and the
@@ -13,7 +16,11 @@
 #               include it or tempo_sched.h; hw/tempo_hw_priv.h only from
 #               hw/
 #   kunit       the KUnit suites build with W=1 and pass sparse, against
-#               the debug kernel (which has KUnit; tools/vm/debug-kernel)
+#               the kernels with KUnit (tools/vm/kernels presets debug and
+#               lts)
+#   function-length  no C or C++ function is longer than 80 lines, none in
+#               tools/ longer than 60 (scripts/function-lengths.py, with
+#               universal-ctags)
 #   clang-format the C++ sources are formatted (.clang-format)
 #   spdx        every file of the repository has an SPDX-License-Identifier
 #   docs        "make docs" (Sphinx, with the kernel-doc of the uAPI header
@@ -24,7 +31,7 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 2
-kver=$(scripts/kver.sh)
+kver=$(scripts/kver.sh --vm)
 kdir=${KDIR:-/lib/modules/$kver/build}
 log=$repo/build/gates
 mkdir -p "$log"
@@ -39,12 +46,46 @@ diagnostics() {
 	grep -E '(warning|error):' "$1" | grep -v '^make' || true
 }
 
+# The build trees of the kernels the module must build on without warning.
+w1_kdirs() {
+	local d lts=
+	echo "$kdir"
+	for d in /lib/modules/6.1.*-amd64/build; do
+		[ -e "$d/Makefile" ] && lts=$d
+	done
+	echo "${lts:-/lib/modules/6.1-amd64-headers-missing/build}"
+	kernel_kdir debug
+}
+
+# kernel_kdir PRESET: the build tree of a tools/vm/kernels preset.
+kernel_kdir() {
+	tools/vm/kernels/build -q --preset "$1" | sed -n 's/^TEMPO_KERNEL_KDIR=//p'
+}
+
+# build_copy KDIR NAME [MAKE ARGS]: build a copy of the driver in
+# $log/NAME against KDIR; prints its diagnostics; fails on any.
+build_copy() {
+	local k=$1 name=$2 copy=$log/$2-tree
+	shift 2
+	[ -e "$k/Makefile" ] || { echo "$name: no kernel build tree $k"; return 1; }
+	rm -rf "$copy"
+	mkdir -p "$copy"
+	cp -r Kbuild drivers uapi "$copy"/
+	find "$copy" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \
+		-o -name tempo_compat_gen.h \) -delete
+	make -C "$k" M="$copy" "$@" modules >"$log/$name.log" 2>&1 || {
+		tail -n 30 "$log/$name.log"; return 1; }
+	diagnostics "$log/$name.log" | sed "s|^|$name: |" | tee "$log/$name.out"
+	[ ! -s "$log/$name.out" ]
+}
+
 gate_w1() {
-	make -s -C "$kdir" M="$repo" clean >/dev/null 2>&1
-	make -C "$kdir" M="$repo" W=1 modules >"$log/w1.log" 2>&1 || {
-		cat "$log/w1.log"; return 1; }
-	diagnostics "$log/w1.log" | tee "$log/w1.out"
-	[ ! -s "$log/w1.out" ]
+	local k n=0 bad=0
+	while read -r k; do
+		n=$((n + 1))
+		build_copy "$k" "w1-$n" W=1 || bad=1
+	done < <(w1_kdirs)
+	return $bad
 }
 
 gate_sparse() {
@@ -87,26 +128,33 @@ gate_hw_wall() {
 	return $bad
 }
 
-# The KUnit suites, in a copy of the driver, against the debug kernel.
+# The KUnit suites, in a copy of the driver, against the kernels with KUnit.
 gate_kunit() {
-	local env kdir copy=$log/kunit-tree
-	env=$(tools/vm/debug-kernel/build -q) || { echo "no debug kernel"; return 1; }
-	kdir=$(sed -n 's/^TEMPO_DEBUG_KDIR=//p' <<<"$env")
-	rm -rf "$copy"
-	mkdir -p "$copy"
-	cp -r Kbuild drivers uapi "$copy"/
-	find "$copy" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
-	make -C "$kdir" M="$copy" W=1 C=2 modules >"$log/kunit.log" 2>&1 || {
-		cat "$log/kunit.log"; return 1; }
-	diagnostics "$log/kunit.log" | tee "$log/kunit.out"
-	[ -s "$log/kunit.out" ] && return 1
-	ls "$copy"/drivers/gpu/drm/tempo/*_kunit.o "$copy"/drivers/gpu/drm/tempo/hw/*_kunit.o \
-		>/dev/null 2>&1 || { echo "no KUnit object was built"; return 1; }
+	local preset k bad=0
+	for preset in debug lts; do
+		k=$(kernel_kdir "$preset") || { echo "no $preset kernel"; bad=1; continue; }
+		build_copy "$k" "kunit-$preset" W=1 C=2 || { bad=1; continue; }
+		ls "$log/kunit-$preset-tree"/drivers/gpu/drm/tempo/*_kunit.o \
+			"$log/kunit-$preset-tree"/drivers/gpu/drm/tempo/hw/*_kunit.o \
+			>/dev/null 2>&1 || { echo "$preset: no KUnit object was built"; bad=1; }
+	done
+	return $bad
+}
+
+gate_function_length() {
+	local bad=0 dirs
+	dirs=$(git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | cut -d/ -f1 | sort -u | grep -vx tools)
+	# shellcheck disable=SC2086
+	python3 scripts/function-lengths.py --max 80 $dirs || bad=1
+	python3 scripts/function-lengths.py --max 60 tools || bad=1
+	return $bad
 }
 
 gate_clang_format() {
 	local files
-	files=$(git ls-files '*.cpp' '*.hpp' '*.h' | grep -E '^(include|tools|tests/common|tests/libtempo|tests/tempo-top|Documentation/examples)/' | grep -v '\.h$' || true)
+	files=$(git ls-files -co --exclude-standard '*.cpp' '*.hpp' |
+		grep -E '^(tools|tests|Documentation/examples)/' |
+		while read -r f; do [ ! -f "$f" ] || echo "$f"; done)
 	[ -n "$files" ] || return 0
 	clang-format --dry-run --Werror $files 2>&1 | tee "$log/clang-format.out"
 	[ ! -s "$log/clang-format.out" ]
@@ -123,7 +171,7 @@ gate_docs() {
 }
 
 gates=("$@")
-[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc hw-wall kunit clang-format spdx docs)
+[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc hw-wall kunit function-length clang-format spdx docs)
 n=0
 failed=0
 for g in "${gates[@]}"; do

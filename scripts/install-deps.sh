@@ -14,6 +14,9 @@ packages=(
 	linux-headers-6.12-amd64
 	linux-image-6.12-amd64
 	linux-source-6.12
+	# the 6.1 LTS headers (the W=1 gate builds against them; the 6.1 and
+	# 7.x kernels of the VM are built from source: tools/vm/kernels)
+	linux-headers-amd64
 	bc flex bison libelf-dev libssl-dev dwarves
 	sparse
 	# test VM
@@ -26,8 +29,10 @@ packages=(
 	libgtest-dev googletest
 	libbenchmark-dev
 	clang-format
-	# scripts
-	python3 perl
+	# the tools: command lines, JSON output, drawing their plots (gnuplot)
+	libcli11-dev nlohmann-json3-dev gnuplot-nox
+	# scripts (universal-ctags: scripts/function-lengths.py)
+	python3 perl universal-ctags
 	# documentation (make docs)
 	python3-sphinx
 )
