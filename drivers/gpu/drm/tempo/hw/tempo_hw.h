@@ -11,7 +11,7 @@
  * when another one includes this header or tempo_sched.h):
  *
  * Backend users: tempo_drv.c tempo_job.c tempo_sched.c tempo_sched.h
- * tempo_sched_kunit.c
+ * tempo_sched_kunit.c tempo_job_kunit.c
  */
 #ifndef _TEMPO_HW_H_
 #define _TEMPO_HW_H_
