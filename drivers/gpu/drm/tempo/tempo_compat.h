@@ -13,6 +13,10 @@
 
 #include <linux/iosys-map.h>
 
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
+
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/gpu_scheduler.h>
 
@@ -62,6 +66,25 @@ void tempo_compat_show_fdinfo(struct seq_file *m, struct file *f);
 #define tempo_for_each_pending_job(job, sched) \
 	list_for_each_entry(job, &(sched)->pending_list, list)
 #endif
+
+/*
+ * The pid of the process that last used @file, in the caller's pid
+ * namespace: an RCU-protected pointer where DRM updates it
+ * (drm_file_update_pid()), else the opener's, set once.
+ */
+static inline pid_t tempo_compat_file_pid(struct drm_file *file)
+{
+#if defined(TEMPO_HAVE_FILE_UPDATE_PID)
+	pid_t pid;
+
+	rcu_read_lock();
+	pid = pid_vnr(rcu_dereference(file->pid));
+	rcu_read_unlock();
+	return pid;
+#else
+	return pid_vnr(file->pid);
+#endif
+}
 
 /* Map a GEM object into the kernel, taking its reservation lock if needed. */
 static inline int tempo_compat_gem_vmap(struct drm_gem_object *obj,

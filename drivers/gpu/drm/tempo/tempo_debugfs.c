@@ -67,9 +67,7 @@ static void file_contexts_show(struct seq_file *m, struct drm_file *file)
 	unsigned long id;
 	pid_t pid;
 
-	rcu_read_lock();
-	pid = pid_vnr(rcu_dereference(file->pid));
-	rcu_read_unlock();
+	pid = tempo_compat_file_pid(file);
 	/* Held, the lock keeps CTX_DESTROY from dropping a context. */
 	xa_lock(&tfile->contexts);
 	xa_for_each(&tfile->contexts, id, ctx)
