@@ -1287,6 +1287,7 @@ TEST_F(device, query_hqds_shows_live_priorities_to_privileged_callers_only)
 	struct unpriv u;
 	uint32_t high;
 	int fence, status;
+	int64_t deadline;
 	pid_t pid;
 
 	if (tempo_module_param("hqd_policy") != 1)
@@ -1300,6 +1301,10 @@ TEST_F(device, query_hqds_shows_live_priorities_to_privileged_callers_only)
 			     tempo_default_slot(e.engines,
 						DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
 			     tempo_gated_batch(&e, 0, TEMPO_NO_MARK, 0));
+	/* The job reaches an HQD when drm_sched runs it: maybe later. */
+	deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
+	while (raised_hqds(e.fd) == 0 && (int64_t)tempo_now_ns() < deadline)
+		tempo_sleep_ms(1);
 	ASSERT_LT(0, raised_hqds(e.fd));
 	pid = fork();
 	ASSERT_LE(0, pid);

@@ -525,6 +525,24 @@ static inline uint64_t tempo_gated_batch(struct tempo_env *e, uint64_t offset,
 }
 
 /*
+ * A batch at byte @offset of the command buffer that writes 1 at data
+ * offset @started as soon as it runs (a qword the caller zeroed, for
+ * tempo_wait_nonzero()), then waits for the gate. Returns its GPU address.
+ */
+static inline uint64_t tempo_started_gated_batch(struct tempo_env *e,
+						 uint64_t offset,
+						 uint64_t started)
+{
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, offset, 32);
+	tempo_pkt_write32(&b, e->data.va + started, 1);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+/*
  * Tests that keep a job blocked for TEMPO_BLOCKED_MS and more need the job
  * timeout to be well above that.
  */
