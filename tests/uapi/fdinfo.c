@@ -145,13 +145,7 @@ TEST_F(fdinfo, busy_time_grows_by_the_time_a_job_held_its_engine)
 		ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
 		held = tempo_now_ns() - t0;
 		close(fence);
-		/* Counted when the job is freed, just after its fence. */
-		for (int i = 0; i < 100; i++) {
-			busy_all(e->fd, after);
-			if (after[cls] != before[cls])
-				break;
-			tempo_sleep_ms(10);
-		}
+		busy_all(e->fd, after);
 		TH_LOG("class %u: +%lld ns for a job held %llu ns", cls,
 		       (long long)(after[cls] - before[cls]),
 		       (unsigned long long)held);
@@ -162,6 +156,67 @@ TEST_F(fdinfo, busy_time_grows_by_the_time_a_job_held_its_engine)
 				ASSERT_EQ(before[c], after[c]) TH_LOG("class %d", c);
 		}
 	}
+}
+
+/*
+ * A job's engine time shows while it runs: a gated job read twice, 200 ms
+ * apart, has grown by those 200 ms (and never by more than the time
+ * between the reads).
+ */
+TEST_F(fdinfo, busy_time_of_a_running_job_grows_while_it_runs)
+{
+	struct tempo_env *e = &self->env;
+	int64_t first, second;
+	uint64_t t0, t1;
+	int fence;
+
+	*tempo_u64(&e->data, 64) = 0;
+	fence = tempo_submit(_metadata, e->fd, e->ctx,
+			     tempo_default_slot(e->engines,
+						DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+			     tempo_started_gated_batch(e, 0, 64));
+	tempo_wait_nonzero(_metadata, &e->data, 64);
+	t0 = tempo_now_ns();
+	first = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	tempo_sleep_ms(200);
+	second = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	t1 = tempo_now_ns();
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
+	TH_LOG("+%lld ns over %llu ns", (long long)(second - first),
+	       (unsigned long long)(t1 - t0));
+	ASSERT_LE((int64_t)(200 * MS), second - first);
+	ASSERT_GE((int64_t)(t1 - t0), second - first);
+}
+
+/*
+ * Jobs queued behind a running one in its HQD's ring do not count while
+ * they wait: three jobs on one engine, held 200 ms, count no more than
+ * the wall time they took together, not three times it.
+ */
+TEST_F(fdinfo, jobs_waiting_in_the_ring_do_not_count)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t slot = tempo_default_slot(e->engines,
+					   DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	int64_t before, after;
+	uint64_t t0, wall;
+	int fences[3];
+
+	before = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	t0 = tempo_now_ns();
+	for (int i = 0; i < 3; i++)
+		fences[i] = gated_job(_metadata, e, slot, 256 * i);
+	tempo_sleep_ms(200);
+	tempo_gate_set(e, 1);
+	for (int i = 0; i < 3; i++)
+		tempo_fence_expect(_metadata, fences[i], 1, TEMPO_WAIT_MS);
+	wall = tempo_now_ns() - t0;
+	after = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	TH_LOG("+%lld ns for 3 jobs over %llu ns", (long long)(after - before),
+	       (unsigned long long)wall);
+	ASSERT_LE((int64_t)(100 * MS), after - before);
+	ASSERT_GE((int64_t)wall, after - before);
 }
 
 TEST_F(fdinfo, another_files_work_is_not_counted)

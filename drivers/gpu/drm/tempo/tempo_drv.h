@@ -70,8 +70,8 @@ struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 struct tempo_usage *tempo_usage_create(void);
 struct tempo_usage *tempo_usage_get(struct tempo_usage *usage);
 void tempo_usage_put(struct tempo_usage *usage);
-void tempo_usage_add(struct tempo_usage *usage, u32 engine_class,
-		     u64 busy_ns, u64 cpu_ns);
+void tempo_usage_add_cycles(struct tempo_usage *usage, u32 engine_class,
+			    u64 cpu_ns);
 void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /* tempo_gem.c */
@@ -166,6 +166,8 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 				 struct tempo_slot *slot, u32 ctx_id);
 void tempo_job_discard(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
+u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
+			u32 engine_class);
 u32 tempo_engine_load(struct tempo_device *tdev,
 		      const struct tempo_engine_desc *e);
 void tempo_queue_priority(const struct tempo_queue *queue, u8 *pipe,

@@ -10,12 +10,14 @@
  * Documentation/gpu/drm-usage-stats.rst:
  *
  * - drm-driver, drm-client-id: from the DRM core;
- * - drm-engine-<class>: nanoseconds the file's jobs kept engines of the
- *   class (gfx, compute, copy) busy, from each job's scheduled fence to
- *   its finished fence, added when the job is freed, so a job counts once
- *   it has ended; a gang counts its time once per member, on the member's
- *   class. Jobs waiting behind others in their HQD's ring count from the
- *   moment they were written there.
+ * - drm-engine-<class>: nanoseconds the command processors of the class's
+ *   engines (gfx, compute, copy) spent running the file's jobs, the runs
+ *   in progress included: a job counts while it holds its engine, waits
+ *   on memory or for compute units included, and not while it waits in
+ *   its HQD's ring or is preempted. An engine runs one job at a time, so
+ *   the count grows at most by the wall time times the class's capacity;
+ *   each member of a gang counts on its own engine. A reader never sees
+ *   it go backwards.
  * - drm-engine-capacity-<class>: how many engines the class has;
  * - drm-cycles-<class>: nanoseconds of host CPU time the emulated
  *   hardware (command processors and compute units) spent on the file's
@@ -94,21 +96,18 @@ void tempo_usage_put(struct tempo_usage *usage)
 }
 
 /**
- * tempo_usage_add() - add what an ended job used to its file's counters
+ * tempo_usage_add_cycles() - add an ended job's emulation time to its file
  * @usage: the file's counters
  * @engine_class: the class of the engine it ran on (of one gang member)
- * @busy_ns: the time it kept the engine busy
  * @cpu_ns: the host CPU time its emulation took
  *
  * Context: any.
  */
-void tempo_usage_add(struct tempo_usage *usage, u32 engine_class,
-		     u64 busy_ns, u64 cpu_ns)
+void tempo_usage_add_cycles(struct tempo_usage *usage, u32 engine_class,
+			    u64 cpu_ns)
 {
-	if (engine_class >= TEMPO_NUM_CLASSES)
-		return;
-	atomic64_add(busy_ns, &usage->busy_ns[engine_class]);
-	atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);
+	if (engine_class < TEMPO_NUM_CLASSES)
+		atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);
 }
 
 #ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
@@ -175,7 +174,7 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		if (!engines[c])
 			continue;
 		drm_printf(p, "drm-engine-%s:\t%llu ns\n", tempo_class_name(c),
-			   (u64)atomic64_read(&tfile->usage->busy_ns[c]));
+			   tempo_usage_busy_ns(tdev, tfile->usage, c));
 		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", tempo_class_name(c),
 			   engines[c]);
 		drm_printf(p, "drm-cycles-%s:\t%llu\n", tempo_class_name(c),

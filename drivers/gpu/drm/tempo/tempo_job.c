@@ -302,47 +302,84 @@ void tempo_job_cancel_gang(struct tempo_job *job, int error)
 	dma_fence_end_signalling(cookie);
 }
 
-static void account_one(struct tempo_usage *usage, struct tempo_hw_job *hw,
-			u64 busy_ns)
+static void account_one(struct tempo_usage *usage, struct tempo_hw_job *hw)
 {
 	struct tempo_hw_hqd_info info;
 
 	if (!hw->hqd)
 		return;
 	tempo_hw_hqd_info(hw->hqd, &info);
-	tempo_usage_add(usage, info.engine_class, busy_ns, hw->cpu_ns);
+	tempo_usage_add_cycles(usage, info.engine_class, hw->cpu_ns);
 }
 
 /**
- * tempo_job_account() - add an ended job's engine and CPU time to its file
- * @job: the job, its scheduler fences still referenced
+ * tempo_job_account() - add an ended job's CPU time to its file
+ * @job: the job
  *
- * Jobs that never reached the hardware add nothing.
+ * Its engine time is already there: the hardware adds it as it goes
+ * (tempo_job_count_busy()). Jobs that never reached the hardware add
+ * nothing.
  *
  * Context: any.
  */
 void tempo_job_account(struct tempo_job *job)
 {
-	struct drm_sched_fence *s_fence = job->base.s_fence;
-	ktime_t start, end;
-	u64 busy;
 	u32 i;
 
-	if (!s_fence ||
-	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->scheduled.flags) ||
-	    !test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &s_fence->finished.flags))
-		return;
-	start = s_fence->scheduled.timestamp;
-	end = s_fence->finished.timestamp;
-	if (ktime_before(end, start))
-		return;
-	busy = ktime_to_ns(ktime_sub(end, start));
 	if (!job->gang) {
-		account_one(job->usage, &job->hw, busy);
+		account_one(job->usage, &job->hw);
 		return;
 	}
 	for (i = 0; i < job->gang->hw.width; i++)
-		account_one(job->usage, &job->gang->hw.members[i], busy);
+		account_one(job->usage, &job->gang->hw.members[i]);
+}
+
+/**
+ * tempo_job_count_busy() - have the hardware count a job's engine time
+ * @job: the job, or a member of its gang, about to be submitted
+ * @hqd: the queue it goes to
+ * @usage: the file it counts for
+ *
+ * Context: any.
+ */
+void tempo_job_count_busy(struct tempo_hw_job *job, struct tempo_hw_hqd *hqd,
+			  struct tempo_usage *usage)
+{
+	struct tempo_hw_hqd_info info;
+
+	tempo_hw_hqd_info(hqd, &info);
+	if (info.engine_class < TEMPO_NUM_CLASSES)
+		job->busy_ns = &usage->busy_ns[info.engine_class];
+}
+
+/**
+ * tempo_usage_busy_ns() - a file's engine time on one class
+ * @tdev: the device
+ * @usage: the file's counters
+ * @engine_class: the class
+ *
+ * The runs that ended and those in progress. The count of the ended runs
+ * is read first: a run that ends in between is missed this time, never
+ * counted twice, and what was shown before is shown again instead.
+ *
+ * Context: any.
+ * Return: nanoseconds, never less than a previous call returned.
+ */
+u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
+			u32 engine_class)
+{
+	atomic64_t *busy = &usage->busy_ns[engine_class];
+	atomic64_t *shown = &usage->busy_shown[engine_class];
+	s64 ns, old;
+
+	ns = atomic64_read(busy);
+	ns += tempo_hw_running_ns(tdev->hw, busy);
+	old = atomic64_read(shown);
+	do {
+		if (ns <= old)
+			return old;
+	} while (!atomic64_try_cmpxchg(shown, &old, ns));
+	return ns;
 }
 
 /**

@@ -127,6 +127,7 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 		return ERR_PTR(-ENODEV);
 	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
 		program_hqd(job_hqd(sched_job), &job->prio);
+	tempo_job_count_busy(&job->hw, job_hqd(sched_job), job->usage);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
 	job->fence_inited = true;
 	job->submitted = true;
@@ -305,9 +306,12 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 		tempo_job_cancel_gang(job, -ENODEV);
 		return ERR_PTR(-ENODEV);
 	}
-	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
-		for (i = 0; i < job->gang->hw.width; i++)
+	for (i = 0; i < job->gang->hw.width; i++) {
+		if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
 			program_hqd(hqds[i], &job->prio);
+		tempo_job_count_busy(&job->gang->hw.members[i], hqds[i],
+				     job->usage);
+	}
 	job->submitted = true;
 	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
 	trace_run(sched_job, hqds[0], job->gang->hw.width);

@@ -68,6 +68,8 @@ static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
 void tempo_job_dequeued(struct tempo_job *job);
 void tempo_job_cancel_gang(struct tempo_job *job, int error);
 void tempo_job_account(struct tempo_job *job);
+void tempo_job_count_busy(struct tempo_hw_job *job, struct tempo_hw_hqd *hqd,
+			  struct tempo_usage *usage);
 void tempo_job_free(struct tempo_job *job);
 
 #endif /* _TEMPO_SCHED_H_ */

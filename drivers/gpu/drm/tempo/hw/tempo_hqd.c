@@ -226,13 +226,18 @@ static u64 run_progress(const struct tempo_engine *engine, u64 now)
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 {
 	struct tempo_engine *engine = hqd->engine;
+	struct tempo_hw_job *job;
 	u64 now;
 
 	spin_lock_irq(&engine->lock);
 	now = ktime_get_ns();
 	hqd->busy_ns += now - engine->run_start;
-	if (hqd->save.job)
-		hqd->save.job->run_ns += run_progress(engine, now);
+	job = hqd->save.job;
+	if (job) {
+		job->run_ns += run_progress(engine, now);
+		if (job->busy_ns)
+			atomic64_add(now - engine->run_start, job->busy_ns);
+	}
 	engine->current_hqd = NULL;
 	engine->stall_ns = 0;
 	engine->stall_since = 0;
@@ -322,6 +327,36 @@ u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
 	if (engine->current_hqd == hqd && hqd->save.job == job)
 		ns += run_progress(engine, ktime_get_ns());
 	spin_unlock_irqrestore(&engine->lock, flags);
+	return ns;
+}
+
+/**
+ * tempo_hw_running_ns() - the runs in progress of jobs that count in one place
+ * @hw: the hardware
+ * @busy_ns: a counter that jobs name as their &tempo_hw_job.busy_ns
+ *
+ * What the hardware will add to @busy_ns when the runs in progress end.
+ *
+ * Context: any; takes the engines' locks, one at a time.
+ * Return: nanoseconds, summed over the engines running such a job now.
+ */
+u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns)
+{
+	struct tempo_hw_job *job;
+	unsigned long flags;
+	u64 ns = 0;
+	u32 i;
+
+	for (i = 0; i < hw->num_engines; i++) {
+		struct tempo_engine *engine = &hw->engines[i];
+
+		spin_lock_irqsave(&engine->lock, flags);
+		job = engine->current_hqd ?
+		      READ_ONCE(engine->current_hqd->save.job) : NULL;
+		if (job && job->busy_ns == busy_ns)
+			ns += ktime_get_ns() - engine->run_start;
+		spin_unlock_irqrestore(&engine->lock, flags);
+	}
 	return ns;
 }
 

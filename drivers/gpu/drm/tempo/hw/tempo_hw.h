@@ -16,6 +16,7 @@
 #ifndef _TEMPO_HW_H_
 #define _TEMPO_HW_H_
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/dma-fence.h>
 #include <linux/time64.h>
@@ -153,6 +154,9 @@ struct tempo_hw_fence {
  *	the time its workgroups held compute units; set by the hardware
  * @cpu_ns: host CPU time the emulation spent on the job (command
  *	processor and compute units), set by the hardware
+ * @busy_ns: NULL, or where the hardware adds the time its command
+ *	processor held the job, at the end of each run (when the job is
+ *	preempted or ends); tempo_hw_running_ns() gives the run in progress
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
@@ -165,6 +169,7 @@ struct tempo_hw_job {
 	bool gang_present;
 	u64 run_ns;
 	u64 cpu_ns;
+	atomic64_t *busy_ns;
 };
 
 /* Most batches of one gang. */
@@ -223,6 +228,7 @@ void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);
 bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd);
 u32 tempo_hw_hqd_pending(struct tempo_hw_hqd *hqd);
 u64 tempo_hw_job_run_ns(struct tempo_hw_job *job);
+u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns);
 void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 			       u8 queue_priority);
 
