@@ -110,13 +110,18 @@ dkms_version() {
 }
 version=$(cmake_version)
 
+module_version() {
+	sed -n 's/^#define TEMPO_VERSION\t"\(.*\)"$/\1/p' drivers/gpu/drm/tempo/tempo_drv.c
+}
+
 check_version() {
-	echo "CMakeLists.txt: $version, dkms.conf: $(dkms_version)"
-	[ -n "$version" ] && [ "$version" = "$(dkms_version)" ]
+	echo "CMakeLists.txt: $version, dkms.conf: $(dkms_version), tempo.ko: $(module_version)"
+	[ -n "$version" ] && [ "$version" = "$(dkms_version)" ] &&
+		[ "$version" = "$(module_version)" ]
 }
 
 echo "# kernel $kver, tempo $version, in $tmp"
-step "dkms.conf and CMakeLists.txt name the same version" check_version
+step "dkms.conf, tempo.ko and CMakeLists.txt name the same version" check_version
 
 # --- DKMS -------------------------------------------------------------------
 # Everything DKMS writes goes below $tmp; the signing key too (DKMS makes

@@ -51,6 +51,8 @@
 #define DRIVER_DESC	"GPU scheduling testbed on an emulated GPU"
 #define DRIVER_MAJOR	1
 #define DRIVER_MINOR	0
+/* The project's version, as in CMakeLists.txt and dkms.conf */
+#define TEMPO_VERSION	"0.1.0"
 
 /* Defaults of the module parameters, as plain numbers. */
 #define TEMPO_DEF_GFX_ENGINES		1
@@ -413,3 +415,4 @@ module_exit(tempo_exit);
 MODULE_AUTHOR("The tempo authors");
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TEMPO_VERSION);
