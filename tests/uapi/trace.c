@@ -133,6 +133,59 @@ TEST_F(trace, a_job_traces_its_ioctl_queue_run_and_end)
 	free(text);
 }
 
+/*
+ * The "KEY=VALUE" of @key on the first @event line (up to a space, comma
+ * or newline), or ""
+ */
+static void field_of(const char *text, const char *event, const char *key,
+		     char *out, size_t len)
+{
+	const char *p = strstr(text, event), *eol, *f;
+
+	out[0] = 0;
+	if (!p)
+		return;
+	eol = strchr(p, '\n');
+	f = strstr(p, key);
+	if (f && (!eol || f < eol))
+		snprintf(out, len, "%.*s", (int)strcspn(f, " ,\n"), f);
+}
+
+/*
+ * tempo's job events join drm_sched's: drm_run_job names the job by
+ * drm_sched's id on 6.x (its fences are hashed pointers there) and by its
+ * finished fence on 7.x; tempo_job_run prints both.
+ */
+TEST_F(trace, a_jobs_events_join_drm_scheds_own)
+{
+	struct tempo_env *e = &self->env;
+	char sched_id[64], sched_fence[64], id[64], fence[64], *text;
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, self->slot, b.va));
+	tempo_sleep_ms(50);
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	if (!strstr(text, "drm_run_job: ")) {
+		free(text);
+		SKIP(return, "the kernel has no gpu_scheduler events");
+	}
+	field_of(text, "tempo_job_run: ", " id=", id, sizeof(id));
+	field_of(text, "tempo_job_run: ", "fence=", fence, sizeof(fence));
+	field_of(text, "drm_run_job: ", " id=", sched_id, sizeof(sched_id));
+	field_of(text, "drm_run_job: ", "fence=", sched_fence,
+		 sizeof(sched_fence));
+	ASSERT_NE(0, id[0]) TH_LOG("%s", text);
+	if (sched_id[0]) {
+		ASSERT_STREQ(sched_id, id) TH_LOG("%s", text);
+	} else {
+		ASSERT_STREQ(sched_fence, fence) TH_LOG("%s", text);
+	}
+	free(text);
+}
+
 TEST_F(trace, preemption_traces_preempt_and_resume)
 {
 	struct tempo_env *e = &self->env;

@@ -57,17 +57,19 @@ DECLARE_EVENT_CLASS(tempo_job,
 		    TP_ARGS(job, ctx, slot, arg),
 		    TP_STRUCT__entry(__field(u64, fence_context)
 				     __field(u64, seqno)
+				     __field(u64, id)
 				     __field(u32, ctx)
 				     __field(u32, slot)
 				     __field(int, arg)),
 		    TP_fast_assign(__entry->fence_context =
 					job->s_fence->finished.context;
 				   __entry->seqno = job->s_fence->finished.seqno;
+				   __entry->id = job->id;
 				   __entry->ctx = ctx;
 				   __entry->slot = slot;
 				   __entry->arg = arg;),
-		    TP_printk("fence=%llu:%llu ctx=%u slot=%u %d",
-			      __entry->fence_context, __entry->seqno,
+		    TP_printk("fence=%llu:%llu id=%llu ctx=%u slot=%u %d",
+			      __entry->fence_context, __entry->seqno, __entry->id,
 			      __entry->ctx, __entry->slot, __entry->arg)
 );
 
@@ -82,17 +84,20 @@ TRACE_EVENT(tempo_job_run,
 	    TP_ARGS(job, engine, queue, width),
 	    TP_STRUCT__entry(__field(u64, fence_context)
 			     __field(u64, seqno)
+			     __field(u64, id)
 			     __field(u32, engine)
 			     __field(u32, queue)
 			     __field(u32, width)),
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
+			   __entry->id = job->id;
 			   __entry->engine = engine;
 			   __entry->queue = queue;
 			   __entry->width = width;),
-	    TP_printk("fence=%llu:%llu engine=%u queue=%u width=%u",
-		      __entry->fence_context, __entry->seqno, __entry->engine,
+	    TP_printk("fence=%llu:%llu id=%llu engine=%u queue=%u width=%u",
+		      __entry->fence_context, __entry->seqno, __entry->id,
+		      __entry->engine,
 		      __entry->queue, __entry->width)
 );
 
@@ -101,13 +106,16 @@ TRACE_EVENT(tempo_job_done,
 	    TP_ARGS(job, error),
 	    TP_STRUCT__entry(__field(u64, fence_context)
 			     __field(u64, seqno)
+			     __field(u64, id)
 			     __field(int, error)),
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
+			   __entry->id = job->id;
 			   __entry->error = error;),
-	    TP_printk("fence=%llu:%llu error=%d", __entry->fence_context,
-		      __entry->seqno, __entry->error)
+	    TP_printk("fence=%llu:%llu id=%llu error=%d",
+		      __entry->fence_context, __entry->seqno, __entry->id,
+		      __entry->error)
 );
 
 TRACE_EVENT(tempo_reset,
@@ -115,16 +123,18 @@ TRACE_EVENT(tempo_reset,
 	    TP_ARGS(job, reset_count),
 	    TP_STRUCT__entry(__field(u64, fence_context)
 			     __field(u64, seqno)
+			     __field(u64, id)
 			     __array(char, sched, TEMPO_TRACE_NAME_LEN)
 			     __field(u32, reset_count)),
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
+			   __entry->id = job->id;
 			   strscpy(__entry->sched, job->sched->name,
 				   TEMPO_TRACE_NAME_LEN);
 			   __entry->reset_count = reset_count;),
-	    TP_printk("fence=%llu:%llu sched=%s resets=%u",
-		      __entry->fence_context, __entry->seqno,
+	    TP_printk("fence=%llu:%llu id=%llu sched=%s resets=%u",
+		      __entry->fence_context, __entry->seqno, __entry->id,
 		      __entry->sched, __entry->reset_count)
 );
 
