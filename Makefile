@@ -11,7 +11,7 @@ PREFIX  ?= /usr/local
 VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | head -n 1)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
-.PHONY: all deps modules lib tools check demo install install-test clean gates \
+.PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \
 	docs dkms-source dkms-install
 
 all: modules tools
@@ -42,6 +42,19 @@ install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
+
+# Removes what make install put in place: the module and the files of
+# CMake's install manifest (the last install's DESTDIR and PREFIX), then
+# tempo's own directories when they are empty.
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/drivers/gpu/drm/tempo/tempo.ko*
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	if [ -f $(CMAKE_BUILD)/install_manifest.txt ]; then \
+		sed 's|^|$(DESTDIR)|' $(CMAKE_BUILD)/install_manifest.txt | \
+			xargs -r -d '\n' rm -f; fi
+	for d in lib/modules/$(KVER)/updates/drivers/gpu/drm/tempo \
+		 $(PREFIX)/include/tempo $(PREFIX)/lib/cmake/tempo; do \
+		rmdir --ignore-fail-on-non-empty $(DESTDIR)/$$d 2>/dev/null || true; done
 
 # The source tree of the DKMS package, $(DESTDIR)$(DKMS_SRC); dkms-install
 # also registers, builds and installs it with dkms for $(KVER).

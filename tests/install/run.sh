@@ -296,6 +296,13 @@ installed_tools() {
 	done
 }
 
+make_uninstall() {
+	local left
+	make uninstall DESTDIR="$dest" PREFIX=/usr || return 1
+	left=$(find "$dest" -type f)
+	[ -z "$left" ] || { echo "left behind:"; echo "$left"; return 1; }
+}
+
 if [ "$do_install" = 1 ]; then
 	if step "make install DESTDIR=... PREFIX=/usr" make_install; then
 		step "make install put every file in place" installed_files
@@ -303,6 +310,7 @@ if [ "$do_install" = 1 ]; then
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "consumer builds with CMake find_package(tempo) and runs" consumer_cmake
 		step "the installed tools run" installed_tools
+		step "make uninstall removes every file make install put there" make_uninstall
 	fi
 fi
 
