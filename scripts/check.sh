@@ -37,6 +37,21 @@ section() { printf '\n==> %s\n' "$*"; }
 fail_step() { failures+=("$1"); echo "check: FAILED: $1"; }
 skip_step() { skips+=("$1"); echo "check: skipped: $1"; }
 
+# The VM runs some tests as an unprivileged user, from this tree: every
+# directory above it must let others through, and the tree itself (a
+# clone in "mktemp -d" is private) is opened to them.
+others_may() { [ $(($(stat -c 0%a "$1") & $2)) = "$2" ]; }
+if ! others_may "$repo" 5; then
+	echo "check: chmod o+rx $repo (the unprivileged tests run from it)"
+	chmod o+rx "$repo"
+fi
+d=$(dirname "$repo")
+while [ "$d" != / ]; do
+	others_may "$d" 1 ||
+		fail_step "$d is closed to other users: the unprivileged tests cannot run from $repo"
+	d=$(dirname "$d")
+done
+
 # --- build ------------------------------------------------------------------
 module_ok=0
 vm_kver=$(scripts/kver.sh --vm)
@@ -62,6 +77,18 @@ else
 	skip_step "no CMakeLists.txt"
 fi
 
+# IGT's generic tests (tools/igt/tests.list) run in the production and
+# debug-kernel suites, IGT's gputop in the production one.  A machine
+# with neither IGT's tarball nor network access skips them.
+igt_dir=
+section "IGT GPU Tools (tools/igt/build)"
+if igt_env=$(tools/igt/build -q); then
+	igt_dir=$(sed -n 's/^TEMPO_IGT_DIR=//p' <<<"$igt_env")
+elif [ $? = 3 ]; then
+	skip_step "IGT: no source (tools/igt/build --help says where it looks)"
+else
+	fail_step "building IGT (tools/igt/build)"
+fi
 
 # stress_suite NAME HANG_CYCLES MODULE_CYCLES [tools/vm/run options]: one
 # VM boot with a short job timeout running the hang-and-recover cycles,
@@ -127,7 +154,7 @@ debug_suite() {
 	kernel_env debug || return
 	vm_suite debug-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
-		--discover "$probe" tests/guest/kunit.sh \
+		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name debug-kernel $igt_dir"} tests/guest/kunit.sh \
 		"tests/guest/kunit.sh --modprobe drm-sched-tests $sched_kunit 'drm_sched_*'"
 	# drm_sched's FAIR run-queue policy (7.x; priority is a weight, not
 	# strict order): tempo's priorities must hold under it too. The long
@@ -241,7 +268,8 @@ fi
 
 if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
-		--discover "$probe"
+		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
+		${igt_dir:+"tests/guest/gputop.sh $igt_dir"}
 	# The scheduling tests again with the other HQD policy and the
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \

@@ -1005,7 +1005,11 @@ TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 	ASSERT_GT((l.close_wait_ms + 1000ull) * 1000000, took);
 	status = tempo_fence_wait(first, 2 * self->timeout_ms + TEMPO_WAIT_MS);
 	ASSERT_TRUE(status == 1 || status == -ETIMEDOUT) TH_LOG("first: %d", status);
-	ASSERT_EQ(-ESRCH, tempo_fence_wait(last, TEMPO_WAIT_MS));
+	/*
+	 * drm_sched cancels the queued jobs one after the other, in its own
+	 * work items: thousands take seconds on the debug kernel.
+	 */
+	ASSERT_EQ(-ESRCH, tempo_fence_wait(last, 60000));
 	munmap((void *)gate, TEMPO_DATA_SIZE);
 	close(dmabuf);
 	close(first);
