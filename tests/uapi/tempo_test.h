@@ -43,7 +43,9 @@
  * TEST_F() expands to a setjmp() in the test file; -Wextra then warns that
  * the harness's own locals might be clobbered, which they are not.
  */
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wclobbered"
+#endif
 
 /* Longest a test waits for a job that is expected to complete. */
 #define TEMPO_WAIT_MS		5000

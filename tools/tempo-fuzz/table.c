@@ -21,7 +21,7 @@
 const int fz_always_allowed[] = { ENOMEM, EINTR, EAGAIN, 0 };
 
 #define OP(id, req, ...) \
-	[id] = { .name = #id + 3, .request = req, .allowed = { __VA_ARGS__, 0 } }
+	[id] = { .name = &#id[3], .request = req, .allowed = { __VA_ARGS__, 0 } }
 
 const struct fz_op_desc fz_ops[FZ_NUM_OPS] = {
 	OP(FZ_QUERY, DRM_IOCTL_TEMPO_QUERY, EINVAL, EFAULT),
