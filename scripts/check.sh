@@ -77,9 +77,26 @@ else
 	skip_step "no CMakeLists.txt"
 fi
 
+# The library, the C tests and the unit tests with clang too, -Werror:
+# one more test when they build and ctest passes.
+clang_ok=0
+section "library and tests with clang (build/clang)"
+if command -v clang++ >/dev/null; then
+	if CC=clang CXX=clang++ cmake -S . -B build/clang -DTEMPO_BUILD_TOOLS=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+	   cmake --build build/clang -j "$(nproc)" &&
+	   ctest --test-dir build/clang --output-on-failure | tail -n 3; then
+		clang_ok=1
+	else
+		fail_step "building or unit-testing with clang (build/clang)"
+	fi
+else
+	fail_step "clang++ not found (make deps installs it)"
+fi
+
 # IGT's generic tests (tools/igt/tests.list) run in the production and
-# debug-kernel suites, IGT's gputop in the production one.  A machine
-# with neither IGT's tarball nor network access skips them.
+# debug-kernel suites.  A machine with neither IGT's tarball nor network
+# access skips them.
 igt_dir=
 section "IGT GPU Tools (tools/igt/build)"
 if igt_env=$(tools/igt/build -q); then
@@ -192,7 +209,7 @@ lts_suite() {
 }
 
 # --- tests in the VM --------------------------------------------------------
-passed=0 failed=0 skipped=0
+passed=$clang_ok failed=0 skipped=0
 
 # vm_suite NAME [tools/vm/run options] -- [run-all.sh arguments]: one VM
 # boot running tests/guest/run-all.sh; adds its counts to the totals and
@@ -268,8 +285,7 @@ fi
 
 if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
-		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
-		${igt_dir:+"tests/guest/gputop.sh $igt_dir"}
+		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"}
 	# The scheduling tests again with the other HQD policy and the
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \

@@ -25,6 +25,8 @@ packages=(
 	cpio kmod xz-utils zstd
 	# C++ library, tools and tests
 	cmake g++ pkg-config
+	# the second compiler the library and the tests build with
+	clang
 	libdrm-dev
 	libgtest-dev googletest
 	libbenchmark-dev
@@ -35,6 +37,10 @@ packages=(
 	python3 perl universal-ctags
 	# documentation (make docs)
 	python3-sphinx
+	# IGT GPU Tools' build (tools/igt/build)
+	meson ninja-build libproc2-dev libkmod-dev libpciaccess-dev libdw-dev
+	libcairo2-dev libpixman-1-dev libudev-dev libunwind-dev libjson-c-dev
+	liblzma-dev zlib1g-dev libglib2.0-dev git
 )
 
 declare -A have=()

@@ -4,13 +4,14 @@
  * until told otherwise, for shell scripts that unload the module or close
  * files around it (tests/guest/module-cycles.sh).
  *
- *   tempo-hold [--gate N] [--spin MS] [--queued N] [--contexts N]
+ *   tempo-hold [--gate N] [--spin MS] [--spins N] [--queued N] [--contexts N]
  *              [--state FILE] [--then close|release|exit|keep-fence]
  *              [--timeout S]
  *
  * 1. Opens the device ($TEMPO_DEVICE, else the render node of tempo),
  *    submits N jobs that wait on a gate in their own buffer (WAIT_MEM >=
- *    1), a DISPATCH of SPIN for MS milliseconds, and N jobs queued behind
+ *    1), N DISPATCHes of SPIN for MS milliseconds each on one compute
+ *    engine, one after the other, and N jobs queued behind
  *    the first gated one (an in-sync on its syncobj), then writes
  *    "submitted" to FILE. The gated jobs go round the contexts (one by
  *    default), the others use one more: a job that times out bans only
@@ -56,7 +57,7 @@
 
 struct hold {
 	/* Options */
-	unsigned int gated, queued, spin_ms, nctx;
+	unsigned int gated, queued, spin_ms, spins, nctx;
 	const char *state;
 	const char *then;
 	double timeout_s;
@@ -89,6 +90,7 @@ static void usage(FILE *out)
 	      "state file, wait for SIGUSR1, then do what --then says.\n"
 	      "  --gate N       jobs waiting on a gate in their own buffer (default 1)\n"
 	      "  --spin MS      also a DISPATCH of SPIN for MS milliseconds (default 0)\n"
+	      "  --spins N      that many of them, one after the other (default 1)\n"
 	      "  --queued N     jobs queued behind the first gated one (default 0)\n"
 	      "  --contexts N   contexts the gated jobs go round (default 1)\n"
 	      "  --state FILE   where to write \"submitted\" (and \"closed\")\n"
@@ -112,9 +114,9 @@ static bool then_is(const struct hold *h, const char *what)
 /* Where the value of an option that takes a count goes, or NULL. */
 static unsigned int *count_option(struct hold *h, int opt)
 {
-	static const char opts[] = "gsqc";
-	unsigned int *counts[] = { &h->gated, &h->spin_ms, &h->queued,
-				   &h->nctx };
+	static const char opts[] = "gsnqc";
+	unsigned int *counts[] = { &h->gated, &h->spin_ms, &h->spins,
+				   &h->queued, &h->nctx };
 	const char *p = opt ? strchr(opts, opt) : NULL;
 
 	return p ? counts[p - opts] : NULL;
@@ -134,6 +136,7 @@ static int parse(int argc, char **argv, struct hold *h)
 	static const struct option longs[] = {
 		{ "gate", required_argument, NULL, 'g' },
 		{ "spin", required_argument, NULL, 's' },
+		{ "spins", required_argument, NULL, 'n' },
 		{ "queued", required_argument, NULL, 'q' },
 		{ "contexts", required_argument, NULL, 'c' },
 		{ "state", required_argument, NULL, 'f' },
@@ -158,7 +161,8 @@ static int parse(int argc, char **argv, struct hold *h)
 		else
 			return opt == 'h' ? 1 : -1;
 	}
-	if (h->gated + h->queued + 1 > MAX_JOBS || (h->queued && !h->gated) ||
+	if (h->gated + h->queued + h->spins > MAX_JOBS ||
+	    (h->queued && !h->gated) ||
 	    !h->nctx || h->nctx > MAX_JOBS ||
 	    !(then_is(h, "close") || then_is(h, "release") ||
 	      then_is(h, "exit") || then_is(h, "keep-fence")))
@@ -270,7 +274,7 @@ static int submit_one(struct hold *h, unsigned int i)
 
 static int submit(struct hold *h)
 {
-	unsigned int n = h->gated + h->queued + (h->spin_ms ? 1 : 0);
+	unsigned int n = h->gated + h->queued + (h->spin_ms ? h->spins : 0);
 
 	for (unsigned int i = 0; i < n; i++) {
 		int ret = submit_one(h, i);
@@ -357,7 +361,7 @@ static int finish(struct hold *h)
 
 int main(int argc, char **argv)
 {
-	struct hold h = { .gated = 1, .nctx = 1, .then = "close",
+	struct hold h = { .gated = 1, .spins = 1, .nctx = 1, .then = "close",
 			  .timeout_s = 60 };
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	int ret;

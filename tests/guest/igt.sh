@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run IGT tests against tempo with igt_runner (normally inside the test
+# VM, as root, with tempo.ko loaded) and report each subtest.
+#
+#   tests/guest/igt.sh [--name NAME] IGT_DIR [igt_runner options]
+#
+# IGT_DIR is a build of tools/igt/build (its TEMPO_IGT_DIR).  The results
+# go to $TEMPO_OUT/igt-NAME (default NAME: igt), as igt_runner writes
+# them (results.json; igt_results turns a partial run into one).  Each
+# subtest becomes an "ok"/"not ok" line; a skip passes only when
+# tools/igt/skips explains it, and otherwise counts as a failure.  The
+# last line is a kselftest "# Totals:" line; the exit status is 1 when
+# anything failed.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+name=igt
+if [ "${1:-}" = --name ]; then
+	name=$2
+	shift 2
+fi
+dir=${1:?usage: tests/guest/igt.sh [--name NAME] IGT_DIR [igt_runner options]}
+shift
+results=${TEMPO_OUT:-/tmp}/igt-$name
+
+# What the kernel offers that the skip list depends on.
+have=()
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+[ -e /sys/kernel/debug/sync/sw_sync ] && have+=(--have sw_sync)
+
+# Multiple mode: one execution per test program, not per subtest (every
+# exec is slow under TCG).  A subtest that hangs is killed after 120 s.
+"$dir/build/runner/igt_runner" --overwrite --multiple-mode \
+	--per-test-timeout 120 --dmesg-warn-level 4 \
+	"$@" "$dir/tests" "$results" >"$results.log" 2>&1
+rc=$?
+if [ ! -f "$results/results.json" ]; then
+	"$dir/build/runner/igt_results" "$results" >>"$results.log" 2>&1
+fi
+if [ ! -f "$results/results.json" ]; then
+	tail -n 20 "$results.log"
+	echo "not ok 1 igt_runner wrote no results (exit $rc, log: $results.log)"
+	echo "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
+	exit 1
+fi
+python3 "$repo/tools/igt/summarise.py" --skips "$repo/tools/igt/skips" \
+	"${have[@]}" "$results/results.json"
