@@ -134,8 +134,8 @@ TEST_F(trace, a_job_traces_its_ioctl_queue_run_and_end)
 }
 
 /*
- * The "KEY=VALUE" of @key on the first @event line (up to a space, comma
- * or newline), or ""
+ * The "KEY=VALUE" of @key (" KEY=") on the first @event line, up to a
+ * space, comma or newline, or ""
  */
 static void field_of(const char *text, const char *event, const char *key,
 		     char *out, size_t len)
@@ -147,8 +147,10 @@ static void field_of(const char *text, const char *event, const char *key,
 		return;
 	eol = strchr(p, '\n');
 	f = strstr(p, key);
-	if (f && (!eol || f < eol))
-		snprintf(out, len, "%.*s", (int)strcspn(f, " ,\n"), f);
+	if (!f || (eol && f > eol))
+		return;
+	f += strspn(f, " ");
+	snprintf(out, len, "%.*s", (int)strcspn(f, " ,\n"), f);
 }
 
 /*
