@@ -86,6 +86,19 @@ static inline pid_t tempo_compat_file_pid(struct drm_file *file)
 #endif
 }
 
+/*
+ * drm_sched's id of @job, which its trace events print on kernels that
+ * have it; 0 on the others, whose events print the finished fence.
+ */
+static inline u64 tempo_compat_sched_job_id(const struct drm_sched_job *job)
+{
+#if defined(TEMPO_HAVE_SCHED_JOB_ID)
+	return job->id;
+#else
+	return 0;
+#endif
+}
+
 /* Map a GEM object into the kernel, taking its reservation lock if needed. */
 static inline int tempo_compat_gem_vmap(struct drm_gem_object *obj,
 					struct iosys_map *map)

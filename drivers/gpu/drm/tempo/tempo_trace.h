@@ -18,6 +18,8 @@
 #include <linux/tracepoint.h>
 #include <drm/gpu_scheduler.h>
 
+#include "tempo_compat.h"
+
 /*
  * Names are copied into fixed arrays: __string()/__assign_str() changed
  * arity between the kernels tempo builds on. Long enough for every ioctl
@@ -64,7 +66,7 @@ DECLARE_EVENT_CLASS(tempo_job,
 		    TP_fast_assign(__entry->fence_context =
 					job->s_fence->finished.context;
 				   __entry->seqno = job->s_fence->finished.seqno;
-				   __entry->id = job->id;
+				   __entry->id = tempo_compat_sched_job_id(job);
 				   __entry->ctx = ctx;
 				   __entry->slot = slot;
 				   __entry->arg = arg;),
@@ -91,7 +93,7 @@ TRACE_EVENT(tempo_job_run,
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __entry->id = job->id;
+			   __entry->id = tempo_compat_sched_job_id(job);
 			   __entry->engine = engine;
 			   __entry->queue = queue;
 			   __entry->width = width;),
@@ -111,7 +113,7 @@ TRACE_EVENT(tempo_job_done,
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __entry->id = job->id;
+			   __entry->id = tempo_compat_sched_job_id(job);
 			   __entry->error = error;),
 	    TP_printk("fence=%llu:%llu id=%llu error=%d",
 		      __entry->fence_context, __entry->seqno, __entry->id,
@@ -129,7 +131,7 @@ TRACE_EVENT(tempo_reset,
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __entry->id = job->id;
+			   __entry->id = tempo_compat_sched_job_id(job);
 			   strscpy(__entry->sched, job->sched->name,
 				   TEMPO_TRACE_NAME_LEN);
 			   __entry->reset_count = reset_count;),
