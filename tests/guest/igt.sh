@@ -30,9 +30,10 @@ have=()
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
 [ -e /sys/kernel/debug/sync/sw_sync ] && have+=(--have sw_sync)
 
-# Multiple mode: one execution per test program, not per subtest (every
-# exec is slow under TCG).  A subtest that hangs is killed after 120 s.
-"$dir/build/runner/igt_runner" --overwrite --multiple-mode \
+# One execution per subtest: igt_runner's multiple mode (one per
+# program) garbled the tests' standard error and turned passes into
+# "warn".  A subtest that hangs is killed after 120 s.
+"$dir/build/runner/igt_runner" --overwrite \
 	--per-test-timeout 120 --dmesg-warn-level 4 \
 	"$@" "$dir/tests" "$results" >"$results.log" 2>&1
 rc=$?
