@@ -135,11 +135,14 @@ TEST_F(fdinfo, busy_time_grows_by_the_time_a_job_held_its_engine)
 		if (!tempo_count_class(e->engines, cls))
 			continue;
 		tempo_gate_set(e, 0);
+		*tempo_u64(&e->data, 64) = 0;
 		busy_all(e->fd, before);
 		t0 = tempo_now_ns();
-		fence = gated_job(_metadata, e,
-				  tempo_default_slot(e->engines, cls, 0),
-				  256 * k);
+		fence = tempo_submit(_metadata, e->fd, e->ctx,
+				     tempo_default_slot(e->engines, cls, 0),
+				     tempo_started_gated_batch(e, 256 * k, 64));
+		/* Held 100 ms from when it runs: it may reach the engine late. */
+		tempo_wait_nonzero(_metadata, &e->data, 64);
 		tempo_sleep_ms(100);
 		tempo_gate_set(e, 1);
 		ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
