@@ -19,13 +19,12 @@
  *   each member of a gang counts on its own engine. A reader never sees
  *   it go backwards.
  * - drm-engine-capacity-<class>: how many engines the class has;
- * - drm-cycles-<class>: nanoseconds of host CPU time the emulated
- *   hardware (command processors and compute units) spent on the file's
- *   ended jobs on engines of the class: the emulated GPU runs on the host's
- *   CPUs, in kernel threads outside the file's cgroup;
- * - drm-total-cycles-<class>: CLOCK_MONOTONIC in nanoseconds, so that
- *   the growth of drm-cycles over the growth of drm-total-cycles is the
- *   share of one host CPU the file's work took;
+ * - tempo-cpu-<class>, a key of tempo's own: nanoseconds of host CPU
+ *   time the emulated hardware (command processors and compute units)
+ *   spent on the file's ended jobs on engines of the class: the emulated
+ *   GPU runs on the host's CPUs, in kernel threads outside the file's
+ *   cgroup. Not drm-cycles-<class>: readers take drm-cycles over
+ *   drm-total-cycles as the engines' utilization, which this is not;
  * - drm-total-memory, drm-shared-memory, drm-active-memory,
  *   drm-resident-memory: the file's buffers; a buffer is resident once its
  *   pages were allocated.
@@ -177,10 +176,8 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			   tempo_usage_busy_ns(tdev, tfile->usage, c));
 		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", tempo_class_name(c),
 			   engines[c]);
-		drm_printf(p, "drm-cycles-%s:\t%llu\n", tempo_class_name(c),
+		drm_printf(p, "tempo-cpu-%s:\t%llu ns\n", tempo_class_name(c),
 			   (u64)atomic64_read(&tfile->usage->cpu_ns[c]));
-		drm_printf(p, "drm-total-cycles-%s:\t%llu\n", tempo_class_name(c),
-			   ktime_get_ns());
 	}
 	show_memory_stats(p, file);
 }
