@@ -94,8 +94,9 @@ else
 	fail_step "clang++ not found (make deps installs it)"
 fi
 
-# IGT's generic tests (tools/igt/tests.list) run in the production suite
-# (not yet on the debug kernel: Documentation/testing.rst says why).  A
+# IGT's generic tests (tools/igt/tests.list) and its gputop run in the
+# production suite (not yet on the debug kernel: Documentation/testing.rst
+# says why).  A
 # machine with neither IGT's tarball nor network access skips them.
 igt_dir=
 section "IGT GPU Tools (tools/igt/build)"
@@ -285,7 +286,8 @@ fi
 
 if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
-		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"}
+		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
+		${igt_dir:+"tests/guest/gputop.sh $igt_dir"}
 	# The scheduling tests again with the other HQD policy and the
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \

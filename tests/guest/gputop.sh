@@ -13,7 +13,7 @@
 # 1 / capacity of its time (one engine of the class) and every other
 # class idle (under 5 %).  gputop divides by the delay it was given, not
 # by the time that passed, and its scans take time under TCG: the busy
-# share may read up to 1.6 times what it is, never less than 0.8 times.
+# share is accepted from 0.8 to 1.6 times what it is (it read 1.02).
 # Prints TAP lines and a kselftest "# Totals:" line.
 set -uo pipefail
 
