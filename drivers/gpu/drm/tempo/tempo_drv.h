@@ -70,8 +70,8 @@ struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 struct tempo_usage *tempo_usage_create(void);
 struct tempo_usage *tempo_usage_get(struct tempo_usage *usage);
 void tempo_usage_put(struct tempo_usage *usage);
-void tempo_usage_add_cycles(struct tempo_usage *usage, u32 engine_class,
-			    u64 cpu_ns);
+void tempo_usage_add_cpu(struct tempo_usage *usage, u32 engine_class,
+			 u64 cpu_ns);
 void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 
 /* tempo_gem.c */

@@ -95,15 +95,15 @@ void tempo_usage_put(struct tempo_usage *usage)
 }
 
 /**
- * tempo_usage_add_cycles() - add an ended job's emulation time to its file
+ * tempo_usage_add_cpu() - add an ended job's emulation time to its file
  * @usage: the file's counters
  * @engine_class: the class of the engine it ran on (of one gang member)
  * @cpu_ns: the host CPU time its emulation took
  *
  * Context: any.
  */
-void tempo_usage_add_cycles(struct tempo_usage *usage, u32 engine_class,
-			    u64 cpu_ns)
+void tempo_usage_add_cpu(struct tempo_usage *usage, u32 engine_class,
+			 u64 cpu_ns)
 {
 	if (engine_class < TEMPO_NUM_CLASSES)
 		atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);

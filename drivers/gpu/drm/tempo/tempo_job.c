@@ -309,7 +309,7 @@ static void account_one(struct tempo_usage *usage, struct tempo_hw_job *hw)
 	if (!hw->hqd)
 		return;
 	tempo_hw_hqd_info(hw->hqd, &info);
-	tempo_usage_add_cycles(usage, info.engine_class, hw->cpu_ns);
+	tempo_usage_add_cpu(usage, info.engine_class, hw->cpu_ns);
 }
 
 /**
