@@ -14,14 +14,19 @@
  * doorbell; nothing else.
  *
  * Arbitration: the engine's command processor runs the active queue with
- * work whose (pipe priority, queue priority) is highest, ties going to the
- * lowest queue index, with two exceptions: a queue whose job software asked
- * to abort goes first, and a queue that has waited with work for longer
- * than the starvation bound (module parameter starve_ms) goes next and then
- * runs for at least one timeslice (%TEMPO_HW_TIMESLICE_NS) before anything
- * may preempt it. The command processor asks tempo_hqd_should_yield() at
- * every packet boundary, every WAIT_MEM poll and every wake-up during a
- * DISPATCH, so a queue that outranks the running one preempts it there.
+ * work whose (pipe priority, queue priority) is highest, with two
+ * exceptions: a queue whose job software asked to abort goes first, and a
+ * queue that has waited with work for longer than the starvation bound
+ * (module parameter starve_ms) goes next and then runs for at least one
+ * timeslice (%TEMPO_HW_TIMESLICE_NS) before anything may preempt it.
+ * Queues of the same priority take turns, as CP_HQD_QUANTUM makes them on
+ * AMD hardware: among them the one that has waited longest goes first, and
+ * a queue that has run for a quantum (%TEMPO_HW_QUANTUM_NS) gives the
+ * engine to a waiting one of its priority. The command processor asks
+ * tempo_hqd_should_yield() at every packet boundary, every WAIT_MEM poll
+ * and every wake-up during a DISPATCH (at least once a millisecond), so a
+ * queue that outranks the running one, or whose turn came, preempts it
+ * there.
  * At a job's END the command processor signals the job's fence and
  * advances the read pointer.
  */
@@ -142,7 +147,16 @@ static bool starved(const struct tempo_hw_hqd *hqd, u64 now)
 	return hqd->waiting_since && now - hqd->waiting_since > bound;
 }
 
-/* Whether @a must run before @b (which may be NULL). */
+/* How long a queue has waited with work: the running one has not. */
+static u64 waited(const struct tempo_hw_hqd *hqd, u64 now)
+{
+	return hqd->waiting_since ? now - hqd->waiting_since : 0;
+}
+
+/*
+ * Whether @a must run before @b (which may be NULL): ties in priority go
+ * to the queue that has waited longest, then to the lower index.
+ */
 static bool before(const struct tempo_hw_hqd *a, const struct tempo_hw_hqd *b,
 		   u64 now)
 {
@@ -152,9 +166,26 @@ static bool before(const struct tempo_hw_hqd *a, const struct tempo_hw_hqd *b,
 		return aborting(a);
 	if (starved(a, now) != starved(b, now))
 		return starved(a, now);
-	if (starved(a, now))
-		return a->waiting_since < b->waiting_since;
-	return tempo_hqd_rank(a) > tempo_hqd_rank(b);
+	if (!starved(a, now) && tempo_hqd_rank(a) != tempo_hqd_rank(b))
+		return tempo_hqd_rank(a) > tempo_hqd_rank(b);
+	return waited(a, now) > waited(b, now);
+}
+
+/*
+ * Whether waiting @hqd preempts @running, which has run since
+ * @engine->run_start: it comes before it, and when only because it waited
+ * longer at the same priority, @running has had its quantum.
+ */
+static bool preempts(const struct tempo_engine *engine,
+		     const struct tempo_hw_hqd *hqd,
+		     const struct tempo_hw_hqd *running, u64 now)
+{
+	if (!before(hqd, running, now))
+		return false;
+	if (aborting(hqd) || starved(hqd, now) ||
+	    tempo_hqd_rank(hqd) != tempo_hqd_rank(running))
+		return true;
+	return now - engine->run_start >= TEMPO_HW_QUANTUM_NS;
 }
 
 /* Note when queues with work start waiting; forget it for @running. */
@@ -388,7 +419,7 @@ bool tempo_hqd_should_yield(struct tempo_engine *engine,
 		if (aborting(hqd))
 			yield = true;
 		else if (now >= slice_end)
-			yield = before(hqd, running, now);
+			yield = preempts(engine, hqd, running, now);
 	}
 	spin_unlock_irq(&engine->lock);
 	return yield;
@@ -407,7 +438,8 @@ static void high_queue_busy(struct tempo_hw_hqd *hqd, bool busy)
  * @queue_priority: 0..15
  *
  * Takes effect at once, for the job running on the queue and for every
- * job already in its ring: they all run at the new priority.
+ * job already in its ring: they all run at the new priority. Programming
+ * an empty queue does not disturb the command processor.
  *
  * Context: any; takes the engine's lock.
  */
@@ -432,9 +464,10 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 					TEMPO_HW_QUEUE_PRIO_MAX);
 	if (busy)
 		high_queue_busy(hqd, true);
-	engine->doorbell = true;
+	engine->doorbell |= busy;
 	spin_unlock_irqrestore(&engine->lock, flags);
-	wake_up(&engine->wq);
+	if (busy)
+		wake_up(&engine->wq);
 }
 
 /* Write a job descriptor at the write pointer; the engine lock is held. */

@@ -90,9 +90,34 @@ static void hqd_preemption_and_aging(struct kunit *test)
 							ktime_get_ns() + NSEC_PER_SEC));
 }
 
+static void hqd_equal_priorities_take_turns(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	u64 slice;
+
+	give_work(&e->hqds[0]);
+	give_work(&e->hqds[1]);
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	/* an equal queue waits for the running one's quantum */
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
+	e->run_start = ktime_get_ns() - TEMPO_HW_QUANTUM_NS;
+	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
+	/* then the one that waited longest goes, and they alternate */
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], tempo_hqd_select(e, &slice));
+	/* a quantum is no turn for a lower queue */
+	e->hqds[0].mqd.wptr = e->hqds[0].mqd.rptr;
+	give_work(&e->hqds[2]);
+	e->hqds[2].mqd.queue_priority = 6;
+	e->run_start = ktime_get_ns() - 10 * TEMPO_HW_QUANTUM_NS;
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[1], 0));
+}
+
 static struct kunit_case tempo_hqd_cases[] = {
 	KUNIT_CASE(hqd_arbitration),
 	KUNIT_CASE(hqd_preemption_and_aging),
+	KUNIT_CASE(hqd_equal_priorities_take_turns),
 	{}
 };
 

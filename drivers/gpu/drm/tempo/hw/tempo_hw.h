@@ -38,6 +38,8 @@
 #define TEMPO_HW_CU_NICE_OFFSET		9
 /* Least a starved queue runs once chosen before it can be preempted. */
 #define TEMPO_HW_TIMESLICE_NS		(2 * NSEC_PER_MSEC)
+/* Longest a queue runs while another of the same priority has work. */
+#define TEMPO_HW_QUANTUM_NS		(10 * NSEC_PER_MSEC)
 
 struct device;
 struct tempo_hw;
