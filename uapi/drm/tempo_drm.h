@@ -333,8 +333,9 @@ struct drm_tempo_query_limits {
  * struct drm_tempo_hqd_info - one hardware queue, as its MQD programs it
  *
  * Callers without CAP_SYS_NICE see the priorities the driver programmed
- * at load; with the dynamic HQD policy the live ones follow other files'
- * jobs and are shown only to callers that may set priorities.
+ * at load; the live ones, which follow the priorities of the contexts
+ * whose jobs are in the queue and return to those at load when it
+ * empties, are shown only to callers that may set priorities.
  */
 struct drm_tempo_hqd_info {
 	/** @engine_class: class of the engine that owns the queue. */

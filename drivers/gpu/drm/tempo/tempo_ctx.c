@@ -20,13 +20,21 @@
  * drm_sched_priority values and never computes with them, since their
  * order changed between kernel releases.
  *
- * Mapping, with the static HQD policy: below normal runs on the LOW run
- * queue, normal on NORMAL, above normal on HIGH; contexts above normal use
- * the high-priority HQD of each engine (pipe priority 2, queue priority
- * 15), the others the regular HQDs (pipe priority 1, queue priority 7).
- * With the dynamic policy every context may use every HQD, and its
- * priority spreads linearly over queue priorities 0..15, the pipe priority
- * following as KFD does it (0-6 low, 7-10 medium, 11-15 high).
+ * Mapping: below normal runs on the LOW run queue, normal on NORMAL,
+ * above normal on HIGH. The priority spreads linearly over queue
+ * priorities 0..15 (very low 0, low 3, normal 7, high 11, very high 15),
+ * which order queues within a pipe priority and the CU sequencer's
+ * dispatches. With the static HQD policy contexts above normal use the
+ * high-priority HQD of each engine at pipe priority 2, the others the
+ * regular HQDs at pipe priority 1. With the dynamic policy every context
+ * may use every HQD, and the pipe priority follows the queue priority as
+ * KFD does it (0-6 low, 7-10 medium, 11-15 high).
+ *
+ * An HQD runs at the highest priority among the contexts of the jobs in
+ * its ring, as they are now: a change reaches the jobs already written
+ * into rings at once, and those still queued when run_job takes them.
+ * Only the choice of run queue and HQD set waits until the context's slot
+ * is next idle (drm_sched moves an entity only then).
  */
 
 #include <linux/capability.h>
@@ -136,7 +144,7 @@ struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 		p.queue = queue_priority_of(priority);
 		p.pipe = pipe_priority_of(p.queue);
 	} else {
-		p.queue = p.high ? TEMPO_QUEUE_PRIO_MAX : TEMPO_QUEUE_PRIO_NORMAL;
+		p.queue = queue_priority_of(priority);
 		p.pipe = p.high ? TEMPO_PIPE_PRIO_HIGH : TEMPO_PIPE_PRIO_NORMAL;
 	}
 	return p;
@@ -394,6 +402,7 @@ static int ctx_publish(struct tempo_device *tdev, struct tempo_file *tfile,
 
 	mutex_lock(&tfile->lock);
 	ctx->file_override = tfile->priority_override;
+	ctx->state->priority = tempo_ctx_priority(ctx);
 	ret = xa_alloc(&tfile->contexts, id, ctx,
 		       XA_LIMIT(1, tempo_params.max_contexts),
 		       GFP_KERNEL_ACCOUNT);
@@ -581,7 +590,11 @@ int tempo_ioctl_ctx_get_param(struct drm_device *dev, void *data,
 	return 0;
 }
 
-/* Move the context's entities to the run queue and HQDs of its priority. */
+/*
+ * Apply the context's priority: at once to its jobs in HQD rings and to
+ * those run_job takes from now on; its entities move to the run queue and
+ * HQD set of the priority when they are next idle.
+ */
 static void ctx_apply_priority(struct tempo_ctx *ctx)
 {
 	struct tempo_prio prio = tempo_priority_map(ctx->tdev,
@@ -589,6 +602,8 @@ static void ctx_apply_priority(struct tempo_ctx *ctx)
 	u32 i;
 
 	lockdep_assert_held(&ctx->lock);
+	WRITE_ONCE(ctx->state->priority, tempo_ctx_priority(ctx));
+	tempo_sched_priority_changed(ctx->tdev);
 	for (i = 0; i < ctx->num_slots; i++) {
 		struct tempo_slot *slot = &ctx->slots[i];
 		struct drm_gpu_scheduler **list;

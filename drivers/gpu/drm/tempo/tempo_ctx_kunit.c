@@ -23,12 +23,20 @@ static struct tempo_device *fake_device(struct kunit *test, u32 policy)
 
 static void priority_static(struct kunit *test)
 {
+	static const s32 levels[] = {
+		DRM_TEMPO_PRIORITY_VERY_LOW, DRM_TEMPO_PRIORITY_LOW,
+		DRM_TEMPO_PRIORITY_NORMAL, DRM_TEMPO_PRIORITY_HIGH,
+		DRM_TEMPO_PRIORITY_VERY_HIGH,
+	};
 	struct tempo_device *tdev = fake_device(test, TEMPO_HQD_STATIC);
 	struct tempo_prio p;
+	u32 i, rank, last = 0;
 
 	p = tempo_priority_map(tdev, DRM_TEMPO_PRIORITY_VERY_LOW);
 	KUNIT_EXPECT_EQ(test, TEMPO_SCHED_PRIORITY_LOW, p.sched);
 	KUNIT_EXPECT_FALSE(test, p.high);
+	KUNIT_EXPECT_EQ(test, TEMPO_PIPE_PRIO_NORMAL, p.pipe);
+	KUNIT_EXPECT_EQ(test, 0, p.queue);
 	p = tempo_priority_map(tdev, DRM_TEMPO_PRIORITY_NORMAL);
 	KUNIT_EXPECT_EQ(test, DRM_SCHED_PRIORITY_NORMAL, p.sched);
 	KUNIT_EXPECT_EQ(test, TEMPO_PIPE_PRIO_NORMAL, p.pipe);
@@ -37,7 +45,16 @@ static void priority_static(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, DRM_SCHED_PRIORITY_HIGH, p.sched);
 	KUNIT_EXPECT_TRUE(test, p.high);
 	KUNIT_EXPECT_EQ(test, TEMPO_PIPE_PRIO_HIGH, p.pipe);
+	p = tempo_priority_map(tdev, DRM_TEMPO_PRIORITY_VERY_HIGH);
 	KUNIT_EXPECT_EQ(test, TEMPO_QUEUE_PRIO_MAX, p.queue);
+	/* every named level runs above the one below it */
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		p = tempo_priority_map(tdev, levels[i]);
+		rank = p.pipe * (TEMPO_QUEUE_PRIO_MAX + 1) + p.queue;
+		if (i)
+			KUNIT_EXPECT_GT(test, rank, last);
+		last = rank;
+	}
 }
 
 static void priority_dynamic(struct kunit *test)

@@ -153,6 +153,7 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 /* tempo_sched.c */
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
+void tempo_sched_priority_changed(struct tempo_device *tdev);
 u32 tempo_class_queues(u32 engine_class);
 struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 				  struct tempo_vm *vm,

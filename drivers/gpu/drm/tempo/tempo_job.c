@@ -130,6 +130,7 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 		goto err_count;
 	job->usage = usage;
 	job->dequeued = true;	/* until pushed */
+	INIT_LIST_HEAD(&job->ring_link);
 	job->hw.fence = tempo_hw_fence_alloc();
 	if (!job->hw.fence)
 		goto err_free;

@@ -91,9 +91,9 @@ static size_t hqds_size(struct tempo_device *tdev)
 }
 
 /*
- * The live MQD priorities only to callers who may set priorities: with the
- * dynamic HQD policy they follow other files' jobs, and would let any
- * file watch what others run. Others see the programming made at load.
+ * The live MQD priorities only to callers who may set priorities: they
+ * follow other files' jobs, and would let any file watch what others run.
+ * Others see the programming made at load.
  */
 static void hqds_fill(struct tempo_device *tdev, struct drm_file *file,
 		      void *answer)

@@ -52,6 +52,70 @@ static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
 	return to_tempo_queue(sched_job->sched)->hqd;
 }
 
+/* Whether @a runs before @b on the hardware. */
+static bool prio_above(const struct tempo_prio *a, const struct tempo_prio *b)
+{
+	return a->pipe > b->pipe || (a->pipe == b->pipe && a->queue > b->queue);
+}
+
+/*
+ * Program a queue's HQD with the highest priority among the contexts of
+ * the jobs in its ring, as they are now: a context's change of priority
+ * reaches its jobs already written into the ring, and a job never runs
+ * below its own context's priority because another context's job shares
+ * the ring. An empty ring returns to its programming at load.
+ */
+static void queue_reprogram(struct tempo_queue *queue)
+{
+	struct tempo_prio best = {
+		.pipe = queue->init_pipe, .queue = queue->init_queue,
+	};
+	struct tempo_hw_hqd_info info;
+	struct tempo_prio prio;
+	struct tempo_job *job;
+	unsigned long flags;
+	bool any = false;
+
+	spin_lock_irqsave(&queue->ring_lock, flags);
+	list_for_each_entry(job, &queue->ring, ring_link) {
+		prio = tempo_priority_map(queue->tdev,
+					  READ_ONCE(job->state->priority));
+		if (!any || prio_above(&prio, &best))
+			best = prio;
+		any = true;
+	}
+	tempo_hw_hqd_info(queue->hqd, &info);
+	if (info.pipe_priority != best.pipe ||
+	    info.queue_priority != best.queue)
+		tempo_hw_hqd_set_priority(queue->hqd, best.pipe, best.queue);
+	spin_unlock_irqrestore(&queue->ring_lock, flags);
+}
+
+/* The job enters its queue's ring, which runs at its priority or higher. */
+static void ring_enter(struct tempo_queue *queue, struct tempo_job *job)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&queue->ring_lock, flags);
+	list_add_tail(&job->ring_link, &queue->ring);
+	spin_unlock_irqrestore(&queue->ring_lock, flags);
+	queue_reprogram(queue);
+}
+
+/* The job left its queue's ring: its fence signalled, or it is freed. */
+static void ring_leave(struct tempo_queue *queue, struct tempo_job *job)
+{
+	unsigned long flags;
+	bool was_in;
+
+	spin_lock_irqsave(&queue->ring_lock, flags);
+	was_in = !list_empty(&job->ring_link);
+	list_del_init(&job->ring_link);
+	spin_unlock_irqrestore(&queue->ring_lock, flags);
+	if (was_in)
+		queue_reprogram(queue);
+}
+
 /*
  * The hardware's completion interrupt: runs in the fence's signalling path
  * before the scheduler learns the job is done, so a banned context refuses
@@ -60,8 +124,10 @@ static struct tempo_hw_hqd *job_hqd(struct drm_sched_job *sched_job)
 static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 {
 	struct tempo_job *job = container_of(cb, struct tempo_job, hw_done);
-	struct tempo_device *tdev = to_tempo_queue(job->base.sched)->tdev;
+	struct tempo_queue *queue = to_tempo_queue(job->base.sched);
+	struct tempo_device *tdev = queue->tdev;
 
+	ring_leave(queue, job);
 	trace_tempo_job_done(&job->base, fence->error);
 	if (!fence->error)
 		return;
@@ -79,11 +145,11 @@ static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
 }
 
 /*
- * The dynamic policy's set_priority: an HQD takes the priority of the job
- * being written into it, and so do the jobs already in its ring, but it
- * is never lowered while it has work: a job would demote the jobs of
- * higher priority queued before it (possibly another file's). It goes
- * down with the first job written into it once idle.
+ * A gang's set_priority, with the dynamic policy: an HQD takes the
+ * priority of the gang being written into it, and so do the jobs already
+ * in its ring, but it is never lowered while it has work: a gang would
+ * demote the gangs of higher priority queued before it (possibly another
+ * file's). It goes down with the first gang written into it once idle.
  */
 static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
 {
@@ -100,6 +166,23 @@ static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
 	if (lower && !tempo_hw_hqd_idle(hqd))
 		return;
 	tempo_hw_hqd_set_priority(hqd, prio->pipe, prio->queue);
+}
+
+/**
+ * tempo_sched_priority_changed() - a context's priority changed
+ * @tdev: the device
+ *
+ * Reprograms the HQDs holding jobs, so that the change reaches the
+ * context's jobs already written into HQD rings at once.
+ *
+ * Context: any.
+ */
+void tempo_sched_priority_changed(struct tempo_device *tdev)
+{
+	u32 q;
+
+	for (q = 0; q < tdev->num_queues; q++)
+		queue_reprogram(&tdev->queues[q]);
 }
 
 static void trace_run(struct drm_sched_job *sched_job,
@@ -125,8 +208,7 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 		return NULL;
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
-	if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
-		program_hqd(job_hqd(sched_job), &job->prio);
+	ring_enter(to_tempo_queue(sched_job->sched), job);
 	tempo_job_count_busy(&job->hw, job_hqd(sched_job), job->usage);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
 	job->fence_inited = true;
@@ -325,6 +407,8 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 {
 	struct tempo_job *job = to_tempo_job(sched_job);
 
+	/* Its hardware fence signalled first, but for a job never run. */
+	ring_leave(to_tempo_queue(sched_job->sched), job);
 	tempo_job_account(job);
 	atomic_dec(&job->state->in_flight);
 	drm_sched_job_cleanup(sched_job);
@@ -411,11 +495,18 @@ static void engines_init(struct tempo_device *tdev)
 		engine_place(tdev, &tdev->engines[q]);
 }
 
+static void queue_ring_init(struct tempo_queue *queue)
+{
+	spin_lock_init(&queue->ring_lock);
+	INIT_LIST_HEAD(&queue->ring);
+}
+
 static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
 {
 	struct tempo_hw_hqd_info info;
 	char *name;
 
+	queue_ring_init(queue);
 	tempo_hw_hqd_info(queue->hqd, &info);
 	queue->engine_class = info.engine_class;
 	queue->engine_instance = info.engine_instance;
@@ -483,6 +574,7 @@ static int gang_queue_init(struct tempo_device *tdev, bool high)
 	int ret;
 
 	tdev->gang_scheds[high][0] = &gang->sched;
+	queue_ring_init(gang);
 	ret = tempo_compat_sched_init(&gang->sched, &tempo_gang_ops,
 				      TEMPO_RING_SIZE,
 				      msecs_to_jiffies(tdev->job_timeout_ms),

@@ -149,6 +149,10 @@ struct tempo_device;
  * @index: the HQD's index on its engine
  * @init_pipe: the pipe priority its MQD was programmed with at load
  * @init_queue: the queue priority its MQD was programmed with at load
+ * @ring_lock: protects @ring
+ * @ring: the jobs run_job wrote into the HQD whose hardware fence has not
+ *	signalled, by &tempo_job.ring_link; the HQD runs at the highest of
+ *	their contexts' priorities
  */
 struct tempo_queue {
 	struct drm_gpu_scheduler sched;
@@ -160,6 +164,8 @@ struct tempo_queue {
 	u16 index;
 	u8 init_pipe;
 	u8 init_queue;
+	spinlock_t ring_lock;	/* protects @ring */
+	struct list_head ring;
 };
 
 /**
@@ -341,6 +347,8 @@ struct tempo_usage {
  * @in_flight: jobs pushed to the scheduler and not freed yet, for debugfs
  * @queued: jobs pushed to the scheduler that run_job has not taken yet
  * @idle_wq: woken when @queued drops to zero
+ * @priority: the context's priority now (tempo_ctx_priority()), which its
+ *	jobs run at from run_job on
  */
 struct tempo_ctx_state {
 	struct kref refcount;
@@ -349,6 +357,7 @@ struct tempo_ctx_state {
 	atomic_t in_flight;
 	atomic_t queued;
 	wait_queue_head_t idle_wq;
+	s32 priority;
 };
 
 /**
