@@ -20,6 +20,7 @@
 #define HIGH_MARK	0x1300
 #define SNAP		0x1310
 #define STARTED		0x1320
+#define T_HIGH_END	0x1328
 
 #define VA(e, off)	((e)->data.va + (off))
 
@@ -365,6 +366,82 @@ TEST_F_TIMEOUT(prio, low_priority_is_not_starved_past_the_bound, 60)
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, hog, 1, TEMPO_WAIT_MS);
 	close(low);
+}
+
+/* The value of @key in the debugfs cus file of @dir, or -1. */
+static long long cus_get(const char *dir, const char *key)
+{
+	FILE *f = tempo_fopen("r", "%s/cus", dir);
+	long long value = -1;
+	char line[128];
+	size_t n = strlen(key);
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':')
+			value = strtoll(line + n + 1, NULL, 10);
+	fclose(f);
+	return value;
+}
+
+/* Length of the LOW workgroups that hold every CU. */
+#define HOG_GROUP_MS	150u
+
+/*
+ * The RFC's point that priority must reach the compute units, which NOPs
+ * do not show: LOW workgroups on another engine hold every CU, two waves
+ * of HOG_GROUP_MS each; a HIGH one-group dispatch still gets a CU kept
+ * for it (cu_reserved) within a fraction of a LOW workgroup and completes
+ * first. Without the reservation it waits for a LOW workgroup to end.
+ */
+TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_every_cu, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t groups = 2 * e->dev.num_cus, hog_ns = HOG_GROUP_MS * 1000000u;
+	uint32_t spin_ns = 1000000;
+	int low_slot = tempo_default_slot(e->engines,
+					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
+	struct tempo_batch low, high;
+	uint64_t wait_ns;
+	int lowf, highf;
+	char dir[256];
+
+	if (tempo_module_param("cu_reserved") == 0)
+		SKIP(return, "cu_reserved=0: no CU is kept for high priority");
+	tempo_debugfs_dir(dir, sizeof(dir));
+	if (!dir[0] || low_slot < 0 || groups > e->dev.max_groups)
+		SKIP(return, "needs debugfs and a second compute engine");
+	if (e->dev.job_timeout_ms < 8 * HOG_GROUP_MS)
+		SKIP(return, "job timeout too short for the LOW workgroups");
+	*tempo_u64(&e->data, STARTED) = 0;
+	tempo_batch_init(&low, &e->cmd, 0, 64);
+	tempo_pkt_write32(&low, VA(e, STARTED), 1);
+	tempo_pkt_dispatch(&low, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &hog_ns,
+			   1);
+	tempo_pkt_end(&low);
+	lowf = tempo_submit(_metadata, e->fd, self->low, low_slot, low.va);
+	tempo_wait_nonzero(_metadata, &e->data, STARTED);
+	for (int i = 0; cus_get(dir, "busy") < e->dev.num_cus; i++) {
+		ASSERT_GT(2000, i);
+		tempo_sleep_ms(1);
+	}
+
+	tempo_batch_init(&high, &e->cmd, 4096, 64);
+	tempo_pkt_write_timestamp(&high, VA(e, T_HIGH));
+	tempo_pkt_dispatch(&high, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &spin_ns, 1);
+	tempo_pkt_write_timestamp(&high, VA(e, T_HIGH_END));
+	tempo_pkt_end(&high);
+	highf = tempo_submit(_metadata, e->fd, self->high, self->slot, high.va);
+	tempo_fence_expect(_metadata, highf, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(0, tempo_fence_wait(lowf, 0));
+	wait_ns = (*tempo_u64(&e->data, T_HIGH_END) -
+		   *tempo_u64(&e->data, T_HIGH)) * 1000000000ull /
+		  e->dev.timestamp_frequency;
+	TH_LOG("HIGH 1 ms dispatch took %.2f ms on the GPU, LOW workgroups of %u ms holding all %u CUs",
+	       wait_ns / 1e6, HOG_GROUP_MS, e->dev.num_cus);
+	ASSERT_GT(HOG_GROUP_MS * 1000000ull / 4, wait_ns);
+	tempo_fence_expect(_metadata, lowf, 1, 8 * HOG_GROUP_MS + TEMPO_WAIT_MS);
 }
 
 /* Jobs each context of a share test keeps queued, and their length. */
