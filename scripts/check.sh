@@ -287,7 +287,7 @@ fi
 if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
-		${igt_dir:+"tests/guest/gputop.sh $igt_dir"}
+		${igt_dir:+"tests/guest/gputop.sh $igt_dir"} tests/guest/rfc-latency.sh
 	# The scheduling tests again with the other HQD policy and the
 	# random CU sequencer.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
