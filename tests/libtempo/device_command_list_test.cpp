@@ -37,6 +37,8 @@ using tempo::Engine;
 using tempo::EngineClass;
 using tempo::Event;
 using tempo::GpuAddress;
+using tempo::JobError;
+using tempo::Priority;
 using tempo::Queue;
 using tempo::Slot;
 using tempo::WaitResult;
@@ -367,6 +369,108 @@ TEST_F(CommandListDeviceTest, BatchMemoryIsRecycled)
     cycle();
     EXPECT_EQ(submitter_->buffers_created(), created);
     EXPECT_EQ(data.read<std::uint64_t>(0), 200U);
+}
+
+/// An address no buffer can be mapped at: a write there is a GPU fault.
+static GpuAddress unmapped(const tempo::Device& device)
+{
+    const auto& info = device.info();
+    return info.va_start.value() >= 4096 ? GpuAddress{0} : info.va_end;
+}
+
+TEST_F(CommandListDeviceTest, AWaitOnAFaultingListThrowsJobErrorEfault)
+{
+    EXPECT_FALSE(submitter_->context().reset_status().guilty);
+    CommandList l = list();
+    l.append_write(unmapped(device()), 1U);
+    l.close();
+    Queue queue(submitter_, Slot{0});
+    queue.execute(l);
+    try {
+        (void)queue.finish(job_wait);
+        FAIL() << "finish() reported a faulting job signalled";
+    } catch (const JobError& e) {
+        EXPECT_EQ(e.error_number(), EFAULT) << e.what();
+        EXPECT_EQ(e.operation(), "job");
+    }
+    EXPECT_TRUE(submitter_->context().reset_status().guilty);
+}
+
+TEST_F(CommandListDeviceTest, JobsCancelledByAFailureThrowJobErrorEcanceled)
+{
+    // The first list faults once released; the second, queued behind it
+    // on the same slot, never starts: the failure bans the context.
+    Buffer flag = buffer();
+    CommandList faulting = list();
+    faulting.append_wait_mem(flag.gpu_address(), tempo::Compare::Eq, 1);
+    faulting.append_write(unmapped(device()), 1U);
+    faulting.close();
+    CommandList healthy = list();
+    healthy.append_write(flag.gpu_address(8), 2U);
+    healthy.close();
+    Queue queue(submitter_, Slot{0});
+    queue.execute(faulting);
+    queue.execute(healthy);
+    flag.write<std::uint32_t>(0, 1);
+    try {
+        (void)queue.finish(job_wait);
+        FAIL() << "finish() reported a cancelled job signalled";
+    } catch (const JobError& e) {
+        EXPECT_EQ(e.error_number(), ECANCELED) << e.what();
+    }
+    EXPECT_EQ(flag.read<std::uint32_t>(8), 0U);
+}
+
+TEST_F(CommandListDeviceTest, AnEventOfAFaultingListThrowsOnWait)
+{
+    const Event e(submitter_);
+    CommandList l = list();
+    l.append_write(unmapped(device()), 1U, {.signal = e});
+    l.close();
+    Queue queue(submitter_, Slot{0});
+    queue.execute(l);
+    EXPECT_THROW((void)e.wait(job_wait), JobError);
+    // A healthy context's waits are unaffected.
+    auto other = tempo::DeviceSubmitter::create(device());
+    const Event ok(other);
+    CommandList fine(other);
+    fine.append_barrier({.signal = ok});
+    fine.close();
+    Queue queue2(other, Slot{0});
+    queue2.execute(fine);
+    EXPECT_EQ(ok.wait(job_wait), WaitResult::Signaled);
+    EXPECT_FALSE(other->context().reset_status().guilty);
+}
+
+TEST_F(CommandListDeviceTest, ACompositorOverridesAnotherClientsPriority)
+{
+    // The client: its own file and context, whose fd and id it hands over.
+    const tempo::Device client = tempo::Device::open(device().path());
+    const tempo::Context game(client, Priority::Low);
+    if (device().max_priority() < Priority::High) {
+        try {
+            device().override_priority(client.fd(), game.id(), Priority::High);
+            FAIL() << "an unprivileged caller overrode a priority";
+        } catch (const tempo::Error& e) {
+            EXPECT_EQ(e.error_number(), EACCES) << e.what();
+        }
+        return;
+    }
+    device().override_priority(client.fd(), game.id(), Priority::High);
+    EXPECT_EQ(game.priority(), Priority::High);
+    device().override_priority(client.fd(), Priority::VeryLow);
+    EXPECT_EQ(game.priority(), Priority::High); // the context's override wins
+    device().override_priority(client.fd(), game.id(), std::nullopt);
+    EXPECT_EQ(game.priority(), Priority::VeryLow);
+    device().override_priority(client.fd(), std::nullopt);
+    EXPECT_EQ(game.priority(), Priority::Low);
+    try {
+        device().override_priority(client.fd(), tempo::ContextId{game.id().value() + 1000},
+                                   Priority::High);
+        FAIL() << "an unknown context was overridden";
+    } catch (const tempo::Error& e) {
+        EXPECT_EQ(e.error_number(), ENOENT) << e.what();
+    }
 }
 
 TEST_F(CommandListDeviceTest, DocumentationExampleRuns)

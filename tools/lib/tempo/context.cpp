@@ -371,24 +371,43 @@ std::optional<Slot> Context::slot_of(Engine engine) const noexcept
     return Slot{static_cast<std::uint32_t>(it - engine_map_.begin())};
 }
 
-Priority Context::priority() const
+std::int64_t Context::get_param(std::uint32_t param, const char* what) const
 {
-    drm_tempo_ctx_param param{
+    drm_tempo_ctx_param args{
         .ctx_id = id().value(),
-        .param = DRM_TEMPO_CTX_PARAM_PRIORITY,
+        .param = param,
         .value = 0,
         .pad = 0,
     };
-    constexpr auto request = TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_GET_PARAM);
-    detail::ioctl_or_throw(device().fd.get(), request, &param, [&] {
-        return "reading the priority of context " + std::to_string(id().value());
-    });
-    const auto priority = priority_from_uapi(param.value);
+    detail::ioctl_or_throw(device().fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_CTX_GET_PARAM), &args,
+                           [&] {
+                               return std::string{"reading the "} + what + " of context " +
+                                      std::to_string(id().value());
+                           });
+    return args.value;
+}
+
+Priority Context::priority() const
+{
+    const std::int64_t value = get_param(DRM_TEMPO_CTX_PARAM_PRIORITY, "priority");
+    const auto priority = priority_from_uapi(value);
     if (!priority)
-        throw Error(EPROTO, request.name,
+        throw Error(EPROTO, "DRM_IOCTL_TEMPO_CTX_GET_PARAM",
                     "context " + std::to_string(id().value()) + " has priority " +
-                        std::to_string(param.value) + ", outside -1023..1023");
+                        std::to_string(value) + ", outside -1023..1023");
     return *priority;
+}
+
+ResetStatus Context::reset_status() const
+{
+    const std::int64_t flags = get_param(DRM_TEMPO_CTX_PARAM_RESET_STATUS, "reset status");
+    return {.reset = (flags & DRM_TEMPO_RESET_STATUS_RESET) != 0,
+            .guilty = (flags & DRM_TEMPO_RESET_STATUS_GUILTY) != 0};
+}
+
+std::uint64_t Context::reset_count() const
+{
+    return static_cast<std::uint64_t>(get_param(DRM_TEMPO_CTX_PARAM_RESET_COUNT, "reset count"));
 }
 
 void Context::set_priority(Priority priority)

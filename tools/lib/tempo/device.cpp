@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -403,6 +404,43 @@ Priority Device::max_priority() const noexcept
 std::uint64_t Device::page_size() const noexcept
 {
     return state_->page_size;
+}
+
+namespace {
+
+// DRM_IOCTL_TEMPO_SCHED: @op on @client_fd's file or its context @context.
+void sched(const detail::DeviceState& state, std::uint32_t op, int client_fd, ContextId context,
+           std::optional<Priority> priority)
+{
+    drm_tempo_sched args{
+        .op = op,
+        .fd = client_fd,
+        .ctx_id = context.value(),
+        .priority = priority ? to_uapi(*priority) : DRM_TEMPO_PRIORITY_UNSET,
+        .flags = 0,
+        .pad = 0,
+    };
+    detail::ioctl_or_throw(state.fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_SCHED), &args, [&] {
+        std::string what = op == DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE
+                               ? "the contexts of the client on fd " + std::to_string(client_fd)
+                               : "context " + std::to_string(context.value()) +
+                                     " of the client on fd " + std::to_string(client_fd);
+        return (priority ? "overriding the priority of " : "removing the priority override of ") +
+               what;
+    });
+}
+
+} // namespace
+
+void Device::override_priority(int client_fd, std::optional<Priority> priority) const
+{
+    sched(*state_, DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE, client_fd, ContextId{}, priority);
+}
+
+void Device::override_priority(int client_fd, ContextId context,
+                               std::optional<Priority> priority) const
+{
+    sched(*state_, DRM_TEMPO_SCHED_CTX_PRIORITY_OVERRIDE, client_fd, context, priority);
 }
 
 } // namespace tempo

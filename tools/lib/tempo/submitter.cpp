@@ -9,11 +9,13 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <tempo/buffer.hpp>
 #include <tempo/device.hpp>
+#include <tempo/error.hpp>
 #include <tempo/submitter.hpp>
 
 #include "device_state.hpp"
@@ -202,7 +204,18 @@ void DeviceSubmitter::submit(const Exec& exec)
 
 WaitResult DeviceSubmitter::wait(SyncPoint point, std::chrono::nanoseconds timeout)
 {
-    return detail::syncobj_wait(*device_, point.handle, point.point, timeout);
+    if (detail::syncobj_wait(*device_, point.handle, point.point, timeout) == WaitResult::Timeout)
+        return WaitResult::Timeout;
+    // A job fails only in a context that the failure banned: one ioctl
+    // per wait, and the fence's error only then.
+    if (!context_.reset_status().guilty)
+        return WaitResult::Signaled;
+    const int error = detail::syncobj_point_error(*device_, point.handle, point.point);
+    if (error < 0)
+        throw JobError(-error, "job",
+                       "the job signalling point " + std::to_string(point.point) +
+                           " of timeline syncobj " + std::to_string(point.handle.value()));
+    return WaitResult::Signaled;
 }
 
 std::uint64_t DeviceSubmitter::last_signaled(SyncobjHandle timeline)

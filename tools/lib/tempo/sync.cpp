@@ -2,6 +2,7 @@
 /*
  * Copyright (c) 2026 The tempo authors
  */
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <ctime>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <linux/sync_file.h>
 #include <poll.h>
@@ -155,6 +157,38 @@ std::uint64_t syncobj_last_signaled(const DeviceState& device, SyncobjHandle syn
         TEMPO_DRM(drmSyncobjQuery), [&] { return "querying " + describe_syncobj(syncobj, 0); },
         device.fd.get(), &handle, &point, 1U);
     return point;
+}
+
+int syncobj_point_error(const DeviceState& device, SyncobjHandle syncobj, std::uint64_t point)
+{
+    // A binary syncobj that holds the point's fence, exported as a
+    // sync_file: its fence infos show the job's fence inside the timeline's
+    // chain, with its error.
+    struct Binary {
+        explicit Binary(const DeviceState& d) : device(d), handle(syncobj_create(d, false)) {}
+        Binary(const Binary&) = delete;
+        Binary& operator=(const Binary&) = delete;
+        ~Binary() { syncobj_destroy(device, handle); }
+
+        const DeviceState& device;
+        SyncobjHandle handle;
+    } const binary{device};
+    const auto reason = [&] { return "reading the status of " + describe_syncobj(syncobj, point); };
+    drm_call_or_throw(TEMPO_DRM(drmSyncobjTransfer), reason, device.fd.get(), binary.handle.value(),
+                      std::uint64_t{0}, syncobj.value(), point, 0U);
+    int fd = -1;
+    drm_call_or_throw(TEMPO_DRM(drmSyncobjExportSyncFile), reason, device.fd.get(),
+                      binary.handle.value(), &fd);
+    const UniqueFd sync_file{fd};
+    sync_file_info info{};
+    ioctl_or_throw(sync_file.get(), TEMPO_IOCTL(SYNC_IOC_FILE_INFO), &info, reason);
+    std::vector<sync_fence_info> fences(info.num_fences);
+    info.sync_fence_info = reinterpret_cast<std::uintptr_t>(fences.data());
+    ioctl_or_throw(sync_file.get(), TEMPO_IOCTL(SYNC_IOC_FILE_INFO), &info, reason);
+    int error = std::min(info.status, 0);
+    for (const sync_fence_info& fence : fences)
+        error = std::min(error, fence.status);
+    return error;
 }
 
 void DestroySyncobj::operator()(const DeviceHandle<SyncobjHandle>& syncobj) const noexcept

@@ -27,5 +27,7 @@ WaitResult syncobj_wait(const DeviceState& device, SyncobjHandle handle, std::ui
 void syncobj_signal(const DeviceState& device, SyncobjHandle handle, std::uint64_t point);
 /// drmSyncobjQuery(): the last signalled timeline point.
 std::uint64_t syncobj_last_signaled(const DeviceState& device, SyncobjHandle handle);
+/// The error of the signalled fence at @point (negative errno), or 0; throws Error.
+int syncobj_point_error(const DeviceState& device, SyncobjHandle handle, std::uint64_t point);
 
 } // namespace tempo::detail

@@ -159,6 +159,18 @@ struct Submission {
 };
 
 /**
+ * ResetStatus - what became of a context's jobs (DRM_TEMPO_CTX_PARAM_RESET_STATUS)
+ */
+struct ResetStatus {
+    /// A hardware queue was reset since the context was created (for any context's job).
+    bool reset = false;
+    /// A job of this context failed on the GPU: the context is banned, later submits fail.
+    bool guilty = false;
+
+    friend bool operator==(const ResetStatus&, const ResetStatus&) = default;
+};
+
+/**
  * Context - a GPU context: a priority and an engine map of slots
  *
  * Jobs submitted on one slot complete in submission order. Destroying the
@@ -209,6 +221,11 @@ public:
      */
     void set_priority(Priority priority);
 
+    /// Whether a queue was reset and whether this context is to blame, read from the kernel.
+    [[nodiscard]] ResetStatus reset_status() const;
+    /// Hardware queue resets of the device since the context was created.
+    [[nodiscard]] std::uint64_t reset_count() const;
+
     /**
      * Queues a job (DRM_IOCTL_TEMPO_EXEC); returns its Fence when
      * Submission::out_fence is set. Throws Error if the kernel refuses the
@@ -221,6 +238,8 @@ public:
 
 private:
     [[nodiscard]] const detail::DeviceState& device() const noexcept { return *context_->device; }
+    /// DRM_IOCTL_TEMPO_CTX_GET_PARAM of @param; @what names it in errors.
+    [[nodiscard]] std::int64_t get_param(std::uint32_t param, const char* what) const;
     /// "context 3, slot 2 (compute:0)", for the errors of submit().
     [[nodiscard]] std::string describe_slot(Slot slot) const;
 

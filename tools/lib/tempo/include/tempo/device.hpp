@@ -76,6 +76,24 @@ public:
     /// Size of a CPU page, the granule of buffer sizes and GPU mappings.
     [[nodiscard]] std::uint64_t page_size() const noexcept;
 
+    /**
+     * Overrides the priority of every context, present and future, of the
+     * client whose DRM file is @client_fd (a descriptor of this device the
+     * client passed, over a UNIX socket for instance); std::nullopt removes
+     * the override (DRM_IOCTL_TEMPO_SCHED). For a compositor raising itself
+     * or lowering a game. Throws Error: EACCES without CAP_SYS_NICE (or DRM
+     * master with the module parameter master_priority), EBADF when
+     * @client_fd is not open, EINVAL when it is not a file of this device.
+     */
+    void override_priority(int client_fd, std::optional<Priority> priority) const;
+    /**
+     * The same for one context of that client, by the id the client
+     * reports (Context::id()); it wins over the file's override. Throws
+     * Error ENOENT for an unknown context as well.
+     */
+    void override_priority(int client_fd, ContextId context,
+                           std::optional<Priority> priority) const;
+
 private:
     friend struct detail::Access;
     explicit Device(std::shared_ptr<detail::DeviceState> state) noexcept;

@@ -71,6 +71,24 @@ private:
 };
 
 /**
+ * JobError - a job failed on the GPU
+ *
+ * Thrown by the waits of queues and events (Queue::finish(),
+ * Event::wait(), ...) when the job they waited for signalled with an
+ * error, instead of reporting it signalled: error_number() is the fence's
+ * errno: EFAULT for a GPU fault, EILSEQ for a malformed packet, ELOOP for
+ * batches nested too deep, ETIMEDOUT for a job stopped by the hang
+ * watchdog or the job timeout, ECANCELED for a job cancelled because an
+ * earlier job of its context failed (the context is banned: see
+ * Context::reset_status()), ESRCH for a job dropped when its context or
+ * file went away. operation() is "job"; reason() names the timeline point.
+ */
+class JobError : public Error {
+public:
+    using Error::Error;
+};
+
+/**
  * UsageError - a rule of the command-list API was broken
  *
  * A programming error that the caller can avoid by reading the rules, never

@@ -63,7 +63,8 @@ public:
      * Waits for the latest signal, flushing the batch that holds it if need
      * be. Returns WaitResult::Timeout when @timeout passes. Throws
      * UsageError when nothing submitted or batched signals the event (the
-     * wait could never end).
+     * wait could never end), JobError when the job that signalled it
+     * failed.
      */
     WaitResult wait(std::chrono::nanoseconds timeout = wait_forever) const;
     /// Polls the latest signal (flushing its batch first); false when there is none.

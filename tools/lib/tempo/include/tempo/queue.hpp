@@ -71,7 +71,8 @@ public:
      * Simultaneous and a previous execution is still running.
      */
     SyncPoint execute(CommandList& list);
-    /// Waits for everything submitted; Timeout after @timeout.
+    /// Waits for everything submitted; Timeout after @timeout. Throws JobError when the last
+    /// job failed (a failure cancels the context's later jobs, so the last one reports it).
     WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
 
     /// The queue point of the last submission (point 0 before the first).
@@ -143,7 +144,8 @@ public:
     {
         return execute(std::span<CommandList* const>{lists.begin(), lists.size()}, sync);
     }
-    /// Waits for everything submitted; Timeout after @timeout.
+    /// Waits for everything submitted; Timeout after @timeout. Throws JobError when the last
+    /// job failed (a failure cancels the context's later jobs, so the last one reports it).
     WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
 
     /// Lists per gang: the slot's width.

@@ -146,7 +146,10 @@ public:
     /// Queues one exec; throws Error if it is refused (then nothing was queued).
     virtual void submit(const Exec& exec) = 0;
 
-    /// Waits until @point is submitted and signalled or @timeout passes (0 polls).
+    /**
+     * Waits until @point is submitted and signalled or @timeout passes (0
+     * polls). Throws JobError when the job that signalled it failed.
+     */
     virtual WaitResult wait(SyncPoint point, std::chrono::nanoseconds timeout) = 0;
     /// The last point of @timeline signalled, all earlier points included.
     [[nodiscard]] virtual std::uint64_t last_signaled(SyncobjHandle timeline) = 0;
