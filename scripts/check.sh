@@ -30,12 +30,16 @@ out=$logs/out
 module=drivers/gpu/drm/tempo/tempo.ko
 
 failures=()
+details=()
 skips=()
 t_start=$(date +%s)
 
 section() { printf '\n==> %s\n' "$*"; }
 fail_step() { failures+=("$1"); echo "check: FAILED: $1"; }
 skip_step() { skips+=("$1"); echo "check: skipped: $1"; }
+# What a failure was, repeated in the summary: the end of the output is
+# often all a CI log keeps.
+detail() { details+=("$1"); }
 
 # The VM runs some tests as an unprivileged user, from this tree: every
 # directory above it must let others through, and the tree itself (a
@@ -237,6 +241,9 @@ vm_suite() {
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$name/last-output.log" 2>/dev/null | tail -n 1)
 	if [ -n "$summary" ]; then
 		read -r p _ f _ k _ <<<"${summary//,/}"
+		while read -r line; do
+			detail "$name: $line"
+		done < <(grep -E '^not ok ' "$logs/$name/last-output.log" | head -n 5)
 		passed=$((passed + p))
 		failed=$((failed + f))
 		skipped=$((skipped + ${k:-0}))
@@ -254,6 +261,9 @@ vm_suite() {
 	else
 		fail_step "$name: guest kernel log has reports (see $logs/$name/last-guest.log)"
 		tools/vm/scan-log --max-reports 3 "$logs/$name/last-guest.log"
+		while read -r line; do
+			detail "$name: $line"
+		done < <(tools/vm/scan-log --headlines --max-reports 2 "$logs/$name/last-guest.log")
 	fi
 }
 
@@ -359,6 +369,7 @@ elapsed=$(($(date +%s) - t_start))
 section "summary ($((elapsed / 60))m$((elapsed % 60))s)"
 for s in "${skips[@]}"; do echo "  skipped: $s"; done
 for f in "${failures[@]}"; do echo "  FAILED:  $f"; done
+for d in "${details[@]}"; do echo "    $d"; done
 if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
 	echo "check: nothing was tested"
 	echo "0 passed, 1 failed, $skipped skipped"
