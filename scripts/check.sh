@@ -298,13 +298,13 @@ if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
 		${igt_dir:+"tests/guest/gputop.sh $igt_dir"} tests/guest/rfc-latency.sh
-	# The scheduling tests again with the other HQD policy and the
-	# random CU sequencer.
-	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 $modparams" -- \
+	# The scheduling tests again with the other HQD policy, the random
+	# CU sequencer, and a DRM master as privileged as CAP_SYS_NICE.
+	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 master_priority=1 $modparams" -- \
 		"$probe" build/cmake/tests/uapi/priority build/cmake/tests/uapi/sched \
 		build/cmake/tests/uapi/exec build/cmake/tests/uapi/reset build/cmake/tests/uapi/trace \
 		build/cmake/tests/uapi/parallel \
-		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only"
+		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
 	stress_suite stress 100 24
 	lts_suite
 	debug_suite

@@ -18,7 +18,8 @@
  * - the host: a CPU-bound bystander keeps half its throughput while the
  *   unprivileged user saturates every engine;
  * - privilege: DRM master of the card node grants nothing on a device
- *   without a display; dumb buffers have the same size cap; a DISPATCH
+ *   without a display, and with master_priority=1 grants what
+ *   CAP_SYS_NICE does, only while it is master; dumb buffers have the same size cap; a DISPATCH
  *   whose group count wraps 64 bits is illegal; live HQD priorities are
  *   for privileged callers only.
  *
@@ -1166,55 +1167,117 @@ TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
 /*
  * Nobody holds DRM master on a device without a display, so the first
  * opener of the card node gets it (on a desktop, the seat's user may open
- * it). As the unprivileged user, master grants neither a priority above
- * normal nor SCHED, unless the module parameter master_priority says a
- * display server drives the device. The node is opened before dropping
- * privileges: the checks are made against the caller of each ioctl.
+ * it). The node is opened before dropping privileges: the checks are made
+ * against the caller of each ioctl.
  */
-TEST_F(device, master_of_the_card_node_grants_no_priority)
+typedef int (*master_fn)(int card_fd);
+
+/*
+ * Run @fn in a child that opened the card node first, then became the
+ * unprivileged user, when the module parameter master_priority is @param.
+ * @fn returns 0 when all went as expected, else which step did not.
+ */
+static void as_master(struct __test_metadata *_metadata, int param,
+		      master_fn fn)
 {
 	char card[32];
 	struct unpriv u;
-	int status;
+	int status, fd;
 	pid_t pid;
 
 	if (!unpriv_lookup(&u))
 		SKIP(return, "needs root and an unprivileged user");
 	if (tempo_device_card_path(card, sizeof(card)))
 		SKIP(return, "no card node of the tempo device");
-	if (tempo_module_param("master_priority") == 1)
-		SKIP(return, "master_priority is set: master is privileged");
+	if (tempo_module_param("master_priority") != param)
+		SKIP(return, "needs the module parameter master_priority=%d",
+		     param);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		struct drm_tempo_query_device dev;
-		struct drm_tempo_sched s = {
-			.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
-			.priority = DRM_TEMPO_PRIORITY_LOW,
-		};
-		uint32_t ctx;
-		int fd = open(card, O_RDWR | O_CLOEXEC);
-
+		fd = open(card, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			_exit(10);
 		if (unpriv_become(&u))
 			_exit(11);
 		if (ioctl(fd, DRM_IOCTL_SET_MASTER, 0))
 			_exit(12);	/* first opener: already master */
-		s.fd = fd;
-		if (tempo_query_device(fd, &dev) ||
-		    dev.max_priority != DRM_TEMPO_PRIORITY_NORMAL)
-			_exit(13);
-		if (tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
-				     &ctx) != -EACCES)
-			_exit(14);
-		if (tempo_ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s) != -EACCES)
-			_exit(15);
-		_exit(0);
+		_exit(fn(fd));
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/* Master grants neither a priority above normal nor SCHED. */
+static int master_gets_nothing(int fd)
+{
+	struct drm_tempo_query_device dev;
+	struct drm_tempo_sched s = {
+		.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
+		.priority = DRM_TEMPO_PRIORITY_LOW,
+		.fd = fd,
+	};
+	uint32_t ctx;
+
+	if (tempo_query_device(fd, &dev) ||
+	    dev.max_priority != DRM_TEMPO_PRIORITY_NORMAL)
+		return 13;
+	if (tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+			     &ctx) != -EACCES)
+		return 14;
+	if (tempo_ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s) != -EACCES)
+		return 15;
+	return 0;
+}
+
+TEST_F(device, master_of_the_card_node_grants_no_priority)
+{
+	as_master(_metadata, 0, master_gets_nothing);
+}
+
+/*
+ * With master_priority=1 (a display server drives the device), master
+ * grants what CAP_SYS_NICE does, and only while it is held: the same
+ * process's file of the render node has nothing, nor has the card node's
+ * file once it dropped master.
+ */
+static int master_raises_priority(int fd)
+{
+	struct drm_tempo_query_device dev;
+	struct drm_tempo_sched s = {
+		.op = DRM_TEMPO_SCHED_FILE_PRIORITY_OVERRIDE,
+		.priority = DRM_TEMPO_PRIORITY_LOW,
+	};
+	int render = tempo_device_open();
+	uint32_t ctx;
+
+	if (render < 0)
+		return 13;
+	if (tempo_query_device(fd, &dev) ||
+	    dev.max_priority != DRM_TEMPO_PRIORITY_VERY_HIGH)
+		return 14;
+	if (tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0, &ctx))
+		return 15;
+	s.fd = render;
+	if (tempo_ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s))
+		return 16;
+	if (tempo_ctx_create(render, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+			     &ctx) != -EACCES)
+		return 17;
+	if (ioctl(fd, DRM_IOCTL_DROP_MASTER, 0))
+		return 18;
+	if (tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+			     &ctx) != -EACCES)
+		return 19;
+	if (tempo_ioctl(fd, DRM_IOCTL_TEMPO_SCHED, &s) != -EACCES)
+		return 20;
+	return 0;
+}
+
+TEST_F(device, master_of_the_card_node_raises_priority_with_master_priority)
+{
+	as_master(_metadata, 1, master_raises_priority);
 }
 
 TEST_F(device, dumb_buffer_over_the_size_cap_fails_einval)
