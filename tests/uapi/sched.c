@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * DRM_IOCTL_TEMPO_SCHED: priority overrides of another file's contexts,
- * for a DRM master or a CAP_SYS_NICE holder only.
+ * for a DRM master or a CAP_SYS_NICE holder only. And the module
+ * parameter floor, the benchmarks' switch that makes run_job end jobs at
+ * once.
  */
 #include "tempo_test.h"
 
@@ -189,6 +191,64 @@ TEST_F(sched, raised_context_preempts_a_spinner)
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, spinner, 1, TEMPO_WAIT_MS);
 	close(fence);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The floor switch (module parameter floor, root only) */
+
+#define FLOOR_PARAM	"/sys/module/tempo/parameters/floor"
+
+FIXTURE(floor) {
+	struct tempo_env env;
+	bool set;
+};
+
+static bool floor_set(bool on)
+{
+	FILE *f = fopen(FLOOR_PARAM, "we");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fputs(on ? "1" : "0", f) >= 0;
+	return !fclose(f) && ok;
+}
+
+FIXTURE_SETUP(floor)
+{
+	self->set = false;
+	TEMPO_ENV_SETUP(&self->env);
+	if (access(FLOOR_PARAM, W_OK))
+		SKIP(return, "needs root and the module parameter floor");
+}
+
+FIXTURE_TEARDOWN(floor)
+{
+	if (self->set)
+		floor_set(false);
+	tempo_env_fini(&self->env);
+}
+
+/*
+ * While the switch is on, a job ends at once and successfully, and nothing
+ * of it runs; once it is off, the same job runs again.
+ */
+TEST_F(floor, jobs_end_without_running_while_the_floor_is_on)
+{
+	struct tempo_env *e = &self->env;
+	int slot = tempo_default_slot(e->engines,
+				      DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	volatile uint32_t *mark = (uint32_t *)((char *)e->data.map + MARK);
+	uint64_t batch = tempo_mark_batch(e, 4096, MARK, 7);
+
+	ASSERT_LE(0, slot);
+	self->set = true;
+	ASSERT_TRUE(floor_set(true));
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, slot, batch));
+	ASSERT_EQ(0u, *mark);
+	ASSERT_TRUE(floor_set(false));
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, slot, batch));
+	ASSERT_EQ(7u, *mark);
 }
 
 TEST_HARNESS_MAIN

@@ -11,13 +11,21 @@
  * - submit only: the time of DRM_IOCTL_TEMPO_EXEC alone (bursts of
  *   submissions, one wait per burst, outside the timing);
  * - NOP round trip: submit a batch [NOP, END] and wait until its timeline
- *   point signals (syncobj wait), or its sync_file (poll).
+ *   point signals (syncobj wait), or its sync_file (poll);
+ * - the floor: the same round trip with the module parameter floor set,
+ *   which makes run_job end every job at once, as a bare drm_sched driver
+ *   would: what remains is tempo's exec ioctl, drm_sched and the wait, and
+ *   the ratio to it is the emulated hardware's share. Measured only where
+ *   the parameter can be written (root), and set back afterwards.
  */
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <sys/ioctl.h>
 
@@ -37,6 +45,41 @@ void wait_last(const Timeline& timeline, std::chrono::nanoseconds timeout)
         throw std::runtime_error("timeline point " + std::to_string(timeline.last().point) +
                                  " did not signal in time");
 }
+
+/// The scheduler's floor while it lives: the module parameter floor set,
+/// then cleared again, whatever happens in between.
+class Floor {
+public:
+    /// The floor, or nothing where the parameter cannot be written.
+    static std::optional<Floor> enter()
+    {
+        if (!write(true))
+            return std::nullopt;
+        return Floor{};
+    }
+
+    Floor(Floor&& other) noexcept : owner_(std::exchange(other.owner_, false)) {}
+    Floor& operator=(Floor&&) = delete;
+    Floor(const Floor&) = delete;
+    Floor& operator=(const Floor&) = delete;
+    ~Floor()
+    {
+        if (owner_)
+            write(false);
+    }
+
+private:
+    Floor() = default;
+
+    static bool write(bool on)
+    {
+        std::ofstream param("/sys/module/tempo/parameters/floor");
+        param << (on ? "1" : "0") << std::flush;
+        return param.good();
+    }
+
+    bool owner_{true};
+};
 
 Buffer nop_batch(const Device& device)
 {
@@ -184,6 +227,10 @@ int run_nop(const Options& options)
         bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
         bench.sync_file(),
     };
+    if (auto floor = Floor::enter()) {
+        report.rows.push_back(
+            bench.timeline("floor_round_trip", "floor: NOP round trip (syncobj wait)", true));
+    }
     const auto& rows = report.rows;
     report.ratios = {
         ratio("round_trip_over_null_ioctl", "round trip / null ioctl", rows[3], rows[0]),
@@ -191,6 +238,9 @@ int run_nop(const Options& options)
         ratio("syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl", rows[1],
               rows[0]),
     };
+    if (rows.size() > 5)
+        report.ratios.push_back(
+            ratio("round_trip_over_floor", "round trip / floor round trip", rows[3], rows[5]));
     print(report, options.json);
     return 0;
 }

@@ -90,6 +90,7 @@ struct tempo_params tempo_params = {
 	.max_jobs = TEMPO_DEF_MAX_JOBS,
 	.hw_nice = TEMPO_DEF_HW_NICE,
 	.master_priority = false,
+	.floor = false,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
@@ -138,6 +139,8 @@ MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; 
 		 TEMPO_RANGE(-20, 19, TEMPO_DEF_HW_NICE));
 module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
 MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");
+module_param_named(floor, tempo_params.floor, bool, 0600);
+MODULE_PARM_DESC(floor, "benchmark switch, root may change it at run time: jobs end at once without running, as on a bare drm_sched driver (default 0)");
 
 static struct platform_device *tempo_pdev;
 

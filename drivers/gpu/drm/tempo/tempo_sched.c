@@ -15,6 +15,12 @@
  * run_job never executes anything and never allocates: the hardware fence
  * is allocated at exec time.
  *
+ * With the module parameter floor, a benchmark switch root may flip at
+ * run time, run_job ends every single-queue job at once without handing it
+ * to the hardware: nothing of it executes, and its round trip is the
+ * scheduler's own, as a bare drm_sched driver's. tempo-bench nop measures
+ * it beside tempo's.
+ *
  * Every job is bounded: drm_sched's timeout (module parameter
  * job_timeout_ms) calls timedout_job. A job that was not running all that
  * time (preempted, waiting in its ring or for compute units) is not hung
@@ -205,6 +211,9 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 
 	tempo_job_dequeued(job);
 	if (unlikely(sched_job->s_fence->finished.error))
+		return NULL;
+	/* The scheduler's floor, for benchmarks: the job ends at once. */
+	if (unlikely(READ_ONCE(tempo_params.floor)))
 		return NULL;
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);

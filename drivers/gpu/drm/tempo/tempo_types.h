@@ -89,6 +89,10 @@ struct tempo_hw_hqd;
  * @hw_nice: nice level of the emulated hardware's threads
  * @master_priority: a DRM master may raise priorities and override other
  *	files', as on a device driven by a display server
+ * @floor: a benchmark switch, writable at run time: run_job ends every
+ *	single-queue job at once without handing it to the hardware, as a
+ *	bare drm_sched driver would, so that the scheduler's own cost can be
+ *	measured beside tempo's
  */
 struct tempo_params {
 	unsigned int gfx_engines;
@@ -107,6 +111,7 @@ struct tempo_params {
 	unsigned int max_jobs;
 	int hw_nice;
 	bool master_priority;
+	bool floor;
 };
 
 /**
