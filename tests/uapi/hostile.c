@@ -16,7 +16,8 @@
  * - another process: closing a client's file with thousands of queued
  *   jobs returns within the documented bound;
  * - the host: a CPU-bound bystander keeps half its throughput while the
- *   unprivileged user saturates every engine;
+ *   unprivileged user saturates every engine, and while it also flips a
+ *   context's priority without pause;
  * - privilege: DRM master of the card node grants nothing on a device
  *   without a display, and with master_priority=1 grants what
  *   CAP_SYS_NICE does, only while it is master; dumb buffers have the same size cap; a DISPATCH
@@ -593,6 +594,13 @@ TEST_F_TIMEOUT(race, ctx_create_against_destroy_of_its_ids, 300)
 	TH_LOG("%ld calls in %u s", r.ops, race_seconds());
 	close(r.other);
 	ASSERT_EQ(0, r.bad);
+	/*
+	 * The racers destroyed the fixture's context (id 1) too, and filled
+	 * the file up to its limit: free id 1 and run on a new context.
+	 */
+	tempo_ctx_destroy(e->fd, 1);
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
+				      &e->ctx));
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0, b.va));
 }
 
@@ -1095,8 +1103,31 @@ static int saturate_engine(struct tempo_env *e, uint32_t i, int *fence)
 	       13 : 0;
 }
 
-/* Keep every engine busy until @end_ns, as the unprivileged user. */
-static void saturate(const struct unpriv *u, uint64_t end_ns)
+/*
+ * Flip the priority of context @ctx between LOW and NORMAL for @ms: each
+ * change reprograms the HQDs that hold the file's jobs.
+ */
+static int flip_priority(struct tempo_env *e, uint32_t ctx, unsigned int ms)
+{
+	uint64_t end_ns = tempo_now_ns() + ms * 1000000ull;
+	bool low = true;
+
+	while (tempo_now_ns() < end_ns) {
+		if (tempo_ctx_set_priority(e->fd, ctx, low ?
+					   DRM_TEMPO_PRIORITY_LOW :
+					   DRM_TEMPO_PRIORITY_NORMAL))
+			return 14;
+		low = !low;
+	}
+	return 0;
+}
+
+/*
+ * Keep every engine busy until @end_ns, as the unprivileged user. With
+ * @flip, flip the priority of its last context all the while instead of
+ * sleeping between two checks of its jobs.
+ */
+static void saturate(const struct unpriv *u, uint64_t end_ns, bool flip)
 {
 	struct tempo_env e;
 	int fences[16];
@@ -1108,13 +1139,16 @@ static void saturate(const struct unpriv *u, uint64_t end_ns)
 	for (uint32_t i = 0; i < n; i++)
 		fences[i] = -1;
 	while (tempo_now_ns() < end_ns) {
-		for (uint32_t i = 0; i < n; i++) {
-			int ret = saturate_engine(&e, i, &fences[i]);
+		int ret = 0;
 
-			if (ret)
-				_exit(ret);
-		}
-		tempo_sleep_ms(20);
+		for (uint32_t i = 0; i < n && !ret; i++)
+			ret = saturate_engine(&e, i, &fences[i]);
+		if (!ret && flip)
+			ret = flip_priority(&e, e.ctx, 20);
+		else if (!ret)
+			tempo_sleep_ms(20);
+		if (ret)
+			_exit(ret);
 	}
 	_exit(0);
 }
@@ -1129,9 +1163,11 @@ static int cmp_u64(const void *a, const void *b)
 /*
  * The emulated GPU runs in kernel threads outside the user's cgroup: they
  * must not take the host from other users. Three rounds of a bystander
- * alone then beside the saturating user; medians compared.
+ * alone then beside the saturating user (@flip: who also flips a
+ * context's priority without pause); medians compared.
  */
-TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
+static void bystander_beside(struct __test_metadata *_metadata,
+			     unsigned int timeout_ms, bool flip)
 {
 	const unsigned int ms = 1500;
 	uint64_t solo[3], loaded[3];
@@ -1146,19 +1182,36 @@ TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid)
-			saturate(&u, tempo_now_ns() + (ms + 1500) * 1000000ull);
+			saturate(&u, tempo_now_ns() + (ms + 1500) * 1000000ull,
+				 flip);
 		tempo_sleep_ms(700);
 		loaded[round] = bystander_run(ms);
 		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 		/* Its loops run on until the job timeout stops them. */
-		tempo_sleep_ms(self->timeout_ms + 500);
+		tempo_sleep_ms(timeout_ms + 500);
 	}
 	qsort(solo, 3, sizeof(solo[0]), cmp_u64);
 	qsort(loaded, 3, sizeof(loaded[0]), cmp_u64);
-	TH_LOG("bystander's CPU share, median of 3: %.3f alone, %.3f beside the saturated GPU (%.2f)",
+	TH_LOG("bystander's CPU share, median of 3: %.3f alone, %.3f beside the saturated GPU%s (%.2f)",
 	       solo[1] / 1000.0, loaded[1] / 1000.0,
+	       flip ? " and the priority flips" : "",
 	       (double)loaded[1] / solo[1]);
 	ASSERT_LE(solo[1], 2 * loaded[1]);
+}
+
+TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
+{
+	bystander_beside(_metadata, self->timeout_ms, false);
+}
+
+/*
+ * A change of priority reprograms every HQD that holds jobs, with
+ * interrupts off for each: a user who changes priorities without pause
+ * must not take more of the host than one busy process.
+ */
+TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_priority_flips, 300)
+{
+	bystander_beside(_metadata, self->timeout_ms, true);
 }
 
 /* ------------------------------------------------------------------------ */
