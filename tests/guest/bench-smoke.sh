@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tempo-bench nop as a smoke test (normally run inside the test VM, as
-# root, with tempo.ko loaded): a short run must succeed and print
+# tempo-bench nop and scale as smoke tests (normally run inside the test
+# VM, as root, with tempo.ko loaded): short runs must succeed and print
 # well-formed JSON with every measurement and ratio, the scheduler's floor
-# (module parameter floor) among them, and leave the floor switch off.
-# Its times are printed, never checked: the host is shared and noisy.
+# (module parameter floor) among nop's, and leave the floor switch off.
+# Their times are printed, never checked: the host is shared and noisy.
 #
-#   tests/guest/bench-smoke.sh [tempo-bench nop options]
+#   tests/guest/bench-smoke.sh
 #
 # Prints the figures, TAP lines and a kselftest "# Totals:" line.
 set -uo pipefail
@@ -19,9 +19,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 iterations=2000
-"$bench" nop --json --iterations "$iterations" --warmup 200 "$@" >"$tmp/nop.json"
+"$bench" nop --json --iterations "$iterations" --warmup 200 >"$tmp/nop.json"
 status=$?
-python3 - "$tmp/nop.json" "$status" "$iterations" "$floor" <<'PY'
+"$bench" scale --json --files 2 --contexts 64 --rounds 2 --samples 50 --warmup 10 \
+	>"$tmp/scale.json"
+scale_status=$?
+python3 - "$tmp/nop.json" "$status" "$iterations" "$floor" "$tmp/scale.json" "$scale_status" <<'PY'
 import json
 import sys
 
@@ -34,22 +37,31 @@ def check(ok, what):
 
 
 path, status, iterations, floor = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-check(status == "0", f"tempo-bench nop ran (exit {status})")
-try:
-    with open(path) as f:
-        report = json.load(f)
-    rows, ratios = report["results"], report["ratios"]
-except (OSError, ValueError, KeyError) as e:
-    check(False, f"its JSON output is readable ({e})")
-    rows = None
+
+
+def load(command, path, status):
+    check(status == "0", f"tempo-bench {command} ran (exit {status})")
+    try:
+        with open(path) as f:
+            report = json.load(f)
+        return report["results"], report["ratios"]
+    except (OSError, ValueError, KeyError) as e:
+        check(False, f"its JSON output is readable ({e})")
+        return None, None
+
+
+def in_order(row, count):
+    return (row is not None and row["count"] == count and
+            0 < row["min_us"] <= row["p50_us"] <= row["p99_us"] <= row["max_us"])
+
+
+rows, ratios = load("nop", path, status)
 
 if rows is not None:
     want = ("null_ioctl", "syncobj_signal_wait_reset", "submit_only", "round_trip",
             "round_trip_sync_file", "floor_round_trip")
     for key in want:
-        row = rows.get(key)
-        check(row is not None and row["count"] == iterations and
-              0 < row["min_us"] <= row["p50_us"] <= row["p99_us"] <= row["max_us"],
+        check(in_order(rows.get(key), iterations),
               f"{key}: {iterations} samples in order (min <= p50 <= p99 <= max)")
     for key in ("round_trip_over_null_ioctl", "submit_only_over_null_ioctl",
                 "syncobj_over_null_ioctl", "round_trip_over_floor"):
@@ -57,6 +69,20 @@ if rows is not None:
         check(r is not None and r["p50"] > 0, f"ratio {key} is there")
         if r is not None:
             print(f"# {r['label']}: p50 {r['p50']:.2f}x, mean {r['mean']:.2f}x")
+rows, ratios = load("scale", sys.argv[5], sys.argv[6])
+if rows is not None:
+    for name in ("1x1", "1x64", "2x64"):
+        for depth in (1, 8, 64):
+            check(in_order(rows.get(f"burst_{name}_d{depth}"), 2),
+                  f"scale: burst_{name}_d{depth}: 2 rounds in order")
+        check(in_order(rows.get(f"round_trip_{name}"), 50),
+              f"scale: round_trip_{name}: 50 samples in order")
+    for key in ("burst_2x64_d1_over_burst_1x1_d1", "burst_2x64_d8_over_burst_1x1_d8",
+                "burst_2x64_d64_over_burst_1x1_d64", "round_trip_2x64_over_round_trip_1x1"):
+        r = ratios.get(key)
+        check(r is not None and r["p50"] > 0, f"scale: ratio {key} is there")
+        if r is not None:
+            print(f"# {r['label']}: p50 {r['p50']:.2f}x")
 try:
     with open(floor) as f:
         value = f.read().strip()

@@ -84,7 +84,7 @@ std::pair<int, std::string> bench(const std::string& args)
 
 TEST(BenchCli, EachCommandHasItsOwnHelp)
 {
-    for (const char* command : {"nop", "latency", "parallel"}) {
+    for (const char* command : {"nop", "latency", "parallel", "scale"}) {
         const auto [status, out] = bench(std::string{command} + " --help");
         EXPECT_EQ(status, 0) << command;
         EXPECT_TRUE(out.starts_with(std::string{"Usage: tempo-bench "} + command)) << out;
@@ -103,6 +103,8 @@ TEST(BenchCli, AnOptionOfAnotherCommandIsAnError)
     EXPECT_EQ(bench("nop --samples 10").first, 2);
     EXPECT_EQ(bench("parallel --hist x").first, 2);
     EXPECT_EQ(bench("latency --width 3").first, 2);
+    EXPECT_EQ(bench("scale --iterations 10").first, 2);
+    EXPECT_EQ(bench("nop --rounds 2").first, 2);
 }
 
 TEST(BenchCli, ValuesOutOfRangeAreUsageErrors)
@@ -112,6 +114,10 @@ TEST(BenchCli, ValuesOutOfRangeAreUsageErrors)
     EXPECT_EQ(bench("parallel --width 65").first, 2);
     EXPECT_EQ(bench("latency --load-ms 401").first, 2);
     EXPECT_EQ(bench("nop --engine warp:0").first, 2);
+    EXPECT_EQ(bench("scale --files 0").first, 2);
+    EXPECT_EQ(bench("scale --files 65").first, 2);
+    EXPECT_EQ(bench("scale --rounds 0").first, 2);
+    EXPECT_EQ(bench("scale --contexts 0").first, 2);
 }
 
 TEST(DemoCli, ValuesOutOfRangeAreUsageErrors)

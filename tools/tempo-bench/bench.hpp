@@ -49,6 +49,12 @@ struct Options {
     std::string hist;
     /// Batches per gang of "parallel".
     std::uint32_t width = 2;
+    /// Bursts of each population and depth of "scale".
+    std::uint64_t rounds = 3;
+    /// Files of the many-files population of "scale".
+    std::uint32_t files = 64;
+    /// Most contexts per file of "scale" (the per-file limit when lower).
+    std::uint32_t contexts = 1024;
 };
 
 /// One command.
@@ -66,6 +72,7 @@ std::span<const Command> commands();
 int run_nop(const Options& options);
 int run_latency(const Options& options);
 int run_parallel(const Options& options);
+int run_scale(const Options& options);
 
 /// Runs @step(i) for i in 0 .. warm-up + iterations; returns what the
 /// measured iterations (those after the warm-up) return: nanoseconds.

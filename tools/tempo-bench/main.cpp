@@ -92,6 +92,21 @@ void add_parallel_options(CLI::App& command, Options& options)
     add_common(command, options);
 }
 
+void add_scale_options(CLI::App& command, Options& options)
+{
+    tooling::add_count(command, "--rounds", options.rounds,
+                       "bursts of each population and depth (default 3)", 1);
+    tooling::add_count(command, "--files", options.files,
+                       "files of 64 contexts in the largest population,\n1..64 (default 64)", 1,
+                       64);
+    tooling::add_count(command, "--contexts", options.contexts,
+                       "most contexts in one file (default 1024, or the\nper-file limit)", 1);
+    tooling::add_count(command, "--samples", options.samples,
+                       "round trips of each population (default 300)", 1);
+    add_engine(command, options, "engine to submit to: CLASS[:INSTANCE] (default\ncompute:0)");
+    add_common(command, options);
+}
+
 constexpr Command command_table[] = {
     {"nop", "idle NOP round trip and submit cost, against a null ioctl and syncobj ioctls",
      add_nop_options, run_nop},
@@ -100,6 +115,8 @@ constexpr Command command_table[] = {
     {"parallel",
      "N batches as one exec on a parallel slot against N execs: submit cost, start skew",
      add_parallel_options, run_parallel},
+    {"scale", "NOP cost per job from 1 context to many files of many, 1 to 64 jobs queued",
+     add_scale_options, run_scale},
 };
 
 void add_commands(CLI::App& app, Options& options)
