@@ -55,6 +55,14 @@ def in_order(row, count):
             0 < row["min_us"] <= row["p50_us"] <= row["p99_us"] <= row["max_us"])
 
 
+def ratios_there(command, ratios, keys):
+    for key in keys:
+        r = ratios.get(key)
+        check(r is not None and r["p50"] > 0, f"{command}: ratio {key} is there")
+        if r is not None:
+            print(f"# {r['label']}: p50 {r['p50']:.2f}x, mean {r['mean']:.2f}x")
+
+
 rows, ratios = load("nop", path, status)
 
 if rows is not None:
@@ -63,12 +71,8 @@ if rows is not None:
     for key in want:
         check(in_order(rows.get(key), iterations),
               f"{key}: {iterations} samples in order (min <= p50 <= p99 <= max)")
-    for key in ("round_trip_over_null_ioctl", "submit_only_over_null_ioctl",
-                "syncobj_over_null_ioctl", "round_trip_over_floor"):
-        r = ratios.get(key)
-        check(r is not None and r["p50"] > 0, f"ratio {key} is there")
-        if r is not None:
-            print(f"# {r['label']}: p50 {r['p50']:.2f}x, mean {r['mean']:.2f}x")
+    ratios_there("nop", ratios, ("round_trip_over_null_ioctl", "submit_only_over_null_ioctl",
+                                 "syncobj_over_null_ioctl", "round_trip_over_floor"))
 rows, ratios = load("scale", sys.argv[5], sys.argv[6])
 if rows is not None:
     for name in ("1x1", "1x64", "2x64"):
@@ -77,12 +81,10 @@ if rows is not None:
                   f"scale: burst_{name}_d{depth}: 2 rounds in order")
         check(in_order(rows.get(f"round_trip_{name}"), 50),
               f"scale: round_trip_{name}: 50 samples in order")
-    for key in ("burst_2x64_d1_over_burst_1x1_d1", "burst_2x64_d8_over_burst_1x1_d8",
-                "burst_2x64_d64_over_burst_1x1_d64", "round_trip_2x64_over_round_trip_1x1"):
-        r = ratios.get(key)
-        check(r is not None and r["p50"] > 0, f"scale: ratio {key} is there")
-        if r is not None:
-            print(f"# {r['label']}: p50 {r['p50']:.2f}x")
+    ratios_there("scale", ratios, ("burst_2x64_d1_over_burst_1x1_d1",
+                                   "burst_2x64_d8_over_burst_1x1_d8",
+                                   "burst_2x64_d64_over_burst_1x1_d64",
+                                   "round_trip_2x64_over_round_trip_1x1"))
 try:
     with open(floor) as f:
         value = f.read().strip()
