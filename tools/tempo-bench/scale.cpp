@@ -122,6 +122,8 @@ public:
         return std::to_string(files_.size()) + "x" + std::to_string(files_[0]->contexts());
     }
 
+    [[nodiscard]] std::uint32_t contexts_per_file() const { return files_[0]->contexts(); }
+
     [[nodiscard]] std::uint64_t contexts() const
     {
         return files_.size() * std::uint64_t{files_[0]->contexts()};
@@ -175,6 +177,54 @@ std::uint32_t capped(std::uint32_t depth, std::uint32_t contexts, std::uint32_t 
     return std::clamp<std::uint32_t>(max_jobs / std::max<std::uint32_t>(contexts, 1), 1, depth);
 }
 
+/// Report rows by burst depth, and the round trip's as depth 0.
+using RowsByDepth = std::map<std::uint32_t, std::size_t>;
+
+/// Measures @population's bursts and round trip into @report.
+RowsByDepth measure_population(Report& report, const Options& options, const Population& population,
+                               std::uint32_t max_jobs)
+{
+    const std::string name = population.name();
+    RowsByDepth rows;
+    std::uint32_t previous = 0;
+    for (const std::uint32_t wanted : depths) {
+        const std::uint32_t depth = capped(wanted, population.contexts_per_file(), max_jobs);
+        if (depth == previous)
+            continue;
+        previous = depth;
+        (void)population.burst(depth);
+        std::vector<double> samples;
+        for (std::uint64_t r = 0; r < options.rounds; r++)
+            samples.push_back(population.burst(depth));
+        rows[wanted] = report.rows.size();
+        report.rows.push_back(
+            {"burst_" + name + "_d" + std::to_string(wanted),
+             "burst, " + name + " contexts, " + std::to_string(depth) + " jobs each (per job)",
+             summarize_us(std::move(samples))});
+    }
+    Options trips = options;
+    trips.iterations = options.samples;
+    rows[0] = report.rows.size();
+    report.rows.push_back(
+        {"round_trip_" + name, "round trip, " + name + " contexts",
+         summarize_us(measure(trips, [&](std::uint64_t) { return population.round_trip(); }))});
+    return rows;
+}
+
+/// The largest population's rows over the smallest's, where both have one.
+void add_ratios(Report& report, const RowsByDepth& first, const RowsByDepth& last)
+{
+    for (const auto& [depth, index] : first) {
+        const auto large = last.find(depth);
+        if (large == last.end() || large->second == index)
+            continue;
+        const Row& small = report.rows[index];
+        const Row& big = report.rows[large->second];
+        report.ratios.push_back(
+            ratio(big.key + "_over_" + small.key, big.key + " / " + small.key, big, small));
+    }
+}
+
 } // namespace
 
 int run_scale(const Options& options)
@@ -199,46 +249,15 @@ int run_scale(const Options& options)
     };
     // Row of each depth (and of the round trip, key 0) of the smallest and
     // the largest population, for the ratios.
-    std::map<std::uint32_t, std::size_t> first, last;
+    RowsByDepth first, last;
     for (const auto& [files, contexts] : populations(max_contexts, options.files)) {
         const Population population(options, engine, files, contexts);
-        const std::string name = population.name();
-        std::map<std::uint32_t, std::size_t> rows;
-        std::uint32_t previous = 0;
-        for (const std::uint32_t wanted : depths) {
-            const std::uint32_t depth = capped(wanted, contexts, limits.max_jobs);
-            if (depth == previous)
-                continue;
-            previous = depth;
-            (void)population.burst(depth);
-            std::vector<double> samples;
-            for (std::uint64_t r = 0; r < options.rounds; r++)
-                samples.push_back(population.burst(depth));
-            rows[wanted] = report.rows.size();
-            report.rows.push_back(
-                {"burst_" + name + "_d" + std::to_string(wanted),
-                 "burst, " + name + " contexts, " + std::to_string(depth) + " jobs each (per job)",
-                 summarize_us(std::move(samples))});
-        }
-        Options trips = options;
-        trips.iterations = options.samples;
-        rows[0] = report.rows.size();
-        report.rows.push_back(
-            {"round_trip_" + name, "round trip, " + name + " contexts",
-             summarize_us(measure(trips, [&](std::uint64_t) { return population.round_trip(); }))});
+        RowsByDepth rows = measure_population(report, options, population, limits.max_jobs);
         if (first.empty())
             first = rows;
         last = std::move(rows);
     }
-    for (const auto& [depth, index] : first) {
-        const auto large = last.find(depth);
-        if (large == last.end() || large->second == index)
-            continue;
-        const Row& small = report.rows[index];
-        const Row& big = report.rows[large->second];
-        report.ratios.push_back(
-            ratio(big.key + "_over_" + small.key, big.key + " / " + small.key, big, small));
-    }
+    add_ratios(report, first, last);
     print(report, options.json);
     return 0;
 }
