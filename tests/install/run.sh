@@ -235,7 +235,9 @@ installed_files() {
 		usr/lib/cmake/tempo/tempoConfigVersion.cmake \
 		usr/lib/cmake/tempo/tempoTargets.cmake \
 		usr/bin/tempo-info usr/bin/tempo-bench usr/bin/tempo-demo \
-		usr/bin/tempo-top; do
+		usr/bin/tempo-top usr/share/man/man1/tempo-info.1 \
+		usr/share/man/man1/tempo-bench.1 usr/share/man/man1/tempo-demo.1 \
+		usr/share/man/man1/tempo-top.1; do
 		# shellcheck disable=SC2086
 		if compgen -G "$dest/"$f >/dev/null; then
 			echo "have $f"
@@ -296,6 +298,22 @@ installed_tools() {
 	done
 }
 
+# Each tool's page is a section-1 page named after it, whose NAME line
+# says what the tool is (as man renders it, where man is installed).
+manual_pages() {
+	local t page
+	for t in tempo-info tempo-bench tempo-demo tempo-top; do
+		page=$dest/usr/share/man/man1/$t.1
+		grep -qi "^\.TH \"$t\" 1 " "$page" ||
+			{ echo "$t.1: no .TH $t 1"; return 1; }
+		if command -v man >/dev/null; then
+			MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q "^ *$t  *- " ||
+				{ echo "$t.1: no NAME line"; return 1; }
+		fi
+		echo "$t.1: ok"
+	done
+}
+
 make_uninstall() {
 	local left
 	make uninstall DESTDIR="$dest" PREFIX=/usr || return 1
@@ -310,6 +328,7 @@ if [ "$do_install" = 1 ]; then
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "consumer builds with CMake find_package(tempo) and runs" consumer_cmake
 		step "the installed tools run" installed_tools
+		step "the tools' manual pages name them" manual_pages
 		step "make uninstall removes every file make install put there" make_uninstall
 	fi
 fi
