@@ -45,6 +45,7 @@ using tempo::Context;
 using tempo::Engine;
 using tempo::EngineClass;
 using tempo::Fence;
+using tempo::FileLimits;
 using tempo::GpuAddress;
 using tempo::PacketWriter;
 using tempo::Priority;
@@ -249,6 +250,20 @@ TEST_F(DeviceTest, Limits)
     EXPECT_GE(info.max_groups, 1U);
     EXPECT_EQ(info.max_priority, has_cap_sys_nice() ? Priority::VeryHigh : Priority::Normal);
     EXPECT_EQ(device().max_priority(), info.max_priority);
+}
+
+TEST_F(DeviceTest, FileLimitsAreTheModuleParameters)
+{
+    // The module's defaults where it does not show its parameters.
+    unsigned max_contexts = 1024, max_mappings = 65536, max_jobs = 4096;
+    read_param("max_contexts", max_contexts);
+    read_param("max_mappings", max_mappings);
+    read_param("max_jobs", max_jobs);
+    const FileLimits& limits = device().info().limits;
+    EXPECT_EQ(limits.max_contexts, max_contexts);
+    EXPECT_EQ(limits.max_mappings, max_mappings);
+    EXPECT_EQ(limits.max_jobs, max_jobs);
+    EXPECT_GT(limits.close_wait.count(), 0);
 }
 
 TEST_F(DeviceTest, QuerySizeProbe)

@@ -203,17 +203,6 @@ FIXTURE(floor) {
 	bool set;
 };
 
-static bool floor_set(bool on)
-{
-	FILE *f = fopen(FLOOR_PARAM, "we");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fputs(on ? "1" : "0", f) >= 0;
-	return !fclose(f) && ok;
-}
-
 FIXTURE_SETUP(floor)
 {
 	self->set = false;
@@ -225,7 +214,7 @@ FIXTURE_SETUP(floor)
 FIXTURE_TEARDOWN(floor)
 {
 	if (self->set)
-		floor_set(false);
+		tempo_set_module_param("floor", "0");
 	tempo_env_fini(&self->env);
 }
 
@@ -243,10 +232,10 @@ TEST_F(floor, jobs_end_without_running_while_the_floor_is_on)
 
 	ASSERT_LE(0, slot);
 	self->set = true;
-	ASSERT_TRUE(floor_set(true));
+	ASSERT_TRUE(tempo_set_module_param("floor", "1"));
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, slot, batch));
 	ASSERT_EQ(0u, *mark);
-	ASSERT_TRUE(floor_set(false));
+	ASSERT_TRUE(tempo_set_module_param("floor", "0"));
 	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, slot, batch));
 	ASSERT_EQ(7u, *mark);
 }

@@ -208,6 +208,21 @@ static inline long long tempo_module_param(const char *name)
 }
 
 /*
+ * Write @value to a module parameter of tempo: false when it cannot be
+ * written (absent, read-only, or the caller is not root).
+ */
+static inline bool tempo_set_module_param(const char *name, const char *value)
+{
+	FILE *f = tempo_fopen("we", "/sys/module/tempo/parameters/%s", name);
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fputs(value, f) >= 0;
+	return !fclose(f) && ok;
+}
+
+/*
  * The debugfs directory of the tempo device (root only), or "" when none
  * is found.
  */

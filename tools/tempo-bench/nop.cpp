@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -71,12 +70,7 @@ public:
 private:
     Floor() = default;
 
-    static bool write(bool on)
-    {
-        std::ofstream param("/sys/module/tempo/parameters/floor");
-        param << (on ? "1" : "0") << std::flush;
-        return param.good();
-    }
+    static bool write(bool on) { return tooling::set_module_param("floor", on ? "1" : "0"); }
 
     bool owner_{true};
 };

@@ -23,16 +23,11 @@
  */
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <sys/ioctl.h>
-
-#include <drm/tempo_drm.h>
 
 #include "bench.hpp"
 #include "tempo-tooling/device.hpp"
@@ -45,19 +40,6 @@ namespace {
 constexpr std::uint32_t contexts_per_file = 64;
 /// Jobs each context submits in one burst, before the per-file cap.
 constexpr std::uint32_t depths[] = {1, 8, 64};
-
-/// The per-file limits of DRM_TEMPO_QUERY_LIMITS.
-drm_tempo_query_limits file_limits(const Device& device)
-{
-    drm_tempo_query_limits limits{};
-    drm_tempo_query query{};
-    query.query = DRM_TEMPO_QUERY_LIMITS;
-    query.size = sizeof(limits);
-    query.data = reinterpret_cast<std::uintptr_t>(&limits);
-    if (::ioctl(device.fd(), DRM_IOCTL_TEMPO_QUERY, &query) != 0)
-        throw Error(errno, "DRM_IOCTL_TEMPO_QUERY", "the per-file limits");
-    return limits;
-}
 
 /// One DRM file: its contexts, its NOP batch and a timeline its jobs signal.
 class File {
@@ -231,7 +213,7 @@ int run_scale(const Options& options)
 {
     const Device probe = tooling::open_device(options.device);
     const Engine engine = pick_engine(probe, options);
-    const auto limits = file_limits(probe);
+    const FileLimits& limits = probe.info().limits;
     const std::uint32_t max_contexts = std::min(limits.max_contexts, options.contexts);
 
     Report report{

@@ -54,14 +54,29 @@ inline double ns_per_tick(const Device& device)
     return 1e9 / static_cast<double>(std::max<std::uint64_t>(device.info().timestamp_frequency, 1));
 }
 
+/// Where sysfs shows the tempo module's parameter @name.
+inline std::string module_param_path(const std::string& name)
+{
+    return "/sys/module/tempo/parameters/" + name;
+}
+
 /// A parameter of the tempo module as sysfs shows it ("Y", "3"), if readable.
 inline std::optional<std::string> module_param(const std::string& name)
 {
-    std::ifstream in("/sys/module/tempo/parameters/" + name);
+    std::ifstream in(module_param_path(name));
     std::string value;
     if (!(in >> value))
         return std::nullopt;
     return value;
+}
+
+/// Writes @value to a parameter of the tempo module; false where it cannot
+/// (the parameter is absent, read-only, or the caller is not root).
+inline bool set_module_param(const std::string& name, const std::string& value)
+{
+    std::ofstream out(module_param_path(name));
+    out << value << std::flush;
+    return out.good();
 }
 
 } // namespace tempo::tooling

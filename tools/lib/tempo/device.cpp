@@ -134,6 +134,8 @@ std::string query_name(std::uint32_t id)
         return "DRM_TEMPO_QUERY_ENGINES";
     case DRM_TEMPO_QUERY_HQDS:
         return "DRM_TEMPO_QUERY_HQDS";
+    case DRM_TEMPO_QUERY_LIMITS:
+        return "DRM_TEMPO_QUERY_LIMITS";
     default:
         return "query " + std::to_string(id);
     }
@@ -186,6 +188,20 @@ Engine to_engine(std::uint16_t engine_class, std::uint16_t instance)
     return Engine{static_cast<EngineClass>(engine_class), instance};
 }
 
+FileLimits read_limits(int fd)
+{
+    const auto answer = query(fd, DRM_TEMPO_QUERY_LIMITS);
+    if (answer.size() < sizeof(drm_tempo_query_limits))
+        throw_short_answer(DRM_TEMPO_QUERY_LIMITS, answer.size(), sizeof(drm_tempo_query_limits));
+    const auto l = read_struct<drm_tempo_query_limits>(answer);
+    return FileLimits{
+        .max_contexts = l.max_contexts,
+        .max_mappings = l.max_mappings,
+        .max_jobs = l.max_jobs,
+        .close_wait = std::chrono::milliseconds{l.close_wait_ms},
+    };
+}
+
 DeviceInfo read_device(int fd)
 {
     const auto device = query(fd, DRM_TEMPO_QUERY_DEVICE);
@@ -210,6 +226,7 @@ DeviceInfo read_device(int fd)
         .job_timeout = std::chrono::milliseconds{d.job_timeout_ms},
         .parallel_classes = d.parallel_classes,
         .max_siblings = d.max_siblings,
+        .limits = read_limits(fd),
     };
 }
 

@@ -165,6 +165,19 @@ struct DriverVersion {
 };
 
 /// The device, as &DRM_TEMPO_QUERY_DEVICE describes it.
+/// What one DRM file may hold at once (DRM_TEMPO_QUERY_LIMITS); the module
+/// parameters of the same names set them.
+struct FileLimits {
+    /// Contexts of the file; one more fails with ENOSPC.
+    std::uint32_t max_contexts{0};
+    /// GPU mappings of the file; one more fails with ENOSPC.
+    std::uint32_t max_mappings{0};
+    /// Jobs in flight, from submission until freed; one more fails with EAGAIN.
+    std::uint32_t max_jobs{0};
+    /// Longest that closing the file waits for its queued jobs.
+    std::chrono::milliseconds close_wait{0};
+};
+
 struct DeviceInfo {
     std::uint32_t num_engines{0};
     std::uint32_t num_hqds{0};
@@ -196,6 +209,8 @@ struct DeviceInfo {
     std::uint32_t parallel_classes{0};
     /// Largest number of siblings of a load-balanced slot or of a parallel slot's column.
     std::uint32_t max_siblings{0};
+    /// What each file may hold at once.
+    FileLimits limits{};
 
     /// Whether @engine_class supports parallel slots.
     [[nodiscard]] constexpr bool supports_parallel(EngineClass engine_class) const noexcept
