@@ -449,7 +449,6 @@ static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 /* Start the job at the read pointer, or resume the one saved. */
 static int cp_enter(struct tempo_cp_exec *x)
 {
-	struct tempo_mqd *mqd = &x->hqd->mqd;
 	struct tempo_cp_state *st = x->st;
 
 	if (st->job) {
@@ -457,9 +456,7 @@ static int cp_enter(struct tempo_cp_exec *x)
 				      st->job->seqno);
 		return 0;
 	}
-	spin_lock_irq(&x->engine->lock);
-	st->job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
-	spin_unlock_irq(&x->engine->lock);
+	tempo_hqd_fetch(x->hqd);
 	st->depth = 0;
 	st->pc[0] = st->job->batch_va;
 	st->pkt_va = 0;

@@ -204,6 +204,15 @@ static void note_waiting(struct tempo_engine *engine,
 	}
 }
 
+/* Start, or with @busy NULL end, what tempo_hw_running_ns() reads. */
+static void set_run(struct tempo_engine *engine, u64 start, atomic64_t *busy)
+{
+	write_seqcount_begin(&engine->run_seq);
+	engine->run_start = start;
+	engine->run_busy = busy;
+	write_seqcount_end(&engine->run_seq);
+}
+
 /**
  * tempo_hqd_select() - arbitrate among an engine's queues
  * @engine: the engine
@@ -233,9 +242,32 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 		     now + TEMPO_HW_TIMESLICE_NS : 0;
 	note_waiting(engine, best, now);
 	engine->current_hqd = best;
-	engine->run_start = now;
+	set_run(engine, now, best && best->save.job ?
+			     best->save.job->busy_ns : NULL);
 	spin_unlock_irq(&engine->lock);
 	return best;
+}
+
+/**
+ * tempo_hqd_fetch() - take the job at a queue's read pointer
+ * @hqd: the queue the command processor selected, with work and no job
+ *	saved
+ *
+ * The job becomes the queue's saved job (&tempo_hw_hqd.save).
+ *
+ * Context: the engine's command processor.
+ */
+void tempo_hqd_fetch(struct tempo_hw_hqd *hqd)
+{
+	struct tempo_engine *engine = hqd->engine;
+	struct tempo_mqd *mqd = &hqd->mqd;
+	struct tempo_hw_job *job;
+
+	spin_lock_irq(&engine->lock);
+	job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
+	hqd->save.job = job;
+	set_run(engine, engine->run_start, job->busy_ns);
+	spin_unlock_irq(&engine->lock);
 }
 
 /* Running time of the current run so far: its stalls do not count. */
@@ -270,6 +302,7 @@ void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 			atomic64_add(now - engine->run_start, job->busy_ns);
 	}
 	engine->current_hqd = NULL;
+	set_run(engine, engine->run_start, NULL);
 	engine->stall_ns = 0;
 	engine->stall_since = 0;
 	spin_unlock_irq(&engine->lock);
@@ -367,26 +400,28 @@ u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
  * @busy_ns: a counter that jobs name as their &tempo_hw_job.busy_ns
  *
  * What the hardware will add to @busy_ns when the runs in progress end.
+ * Reads each engine's run without its lock: a reader in a loop does not
+ * slow the command processors down.
  *
- * Context: any; takes the engines' locks, one at a time.
+ * Context: any.
  * Return: nanoseconds, summed over the engines running such a job now.
  */
 u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns)
 {
-	struct tempo_hw_job *job;
-	unsigned long flags;
 	u64 ns = 0;
 	u32 i;
 
 	for (i = 0; i < hw->num_engines; i++) {
 		struct tempo_engine *engine = &hw->engines[i];
+		u64 run = 0;
+		unsigned int seq;
 
-		spin_lock_irqsave(&engine->lock, flags);
-		job = engine->current_hqd ?
-		      READ_ONCE(engine->current_hqd->save.job) : NULL;
-		if (job && job->busy_ns == busy_ns)
-			ns += ktime_get_ns() - engine->run_start;
-		spin_unlock_irqrestore(&engine->lock, flags);
+		do {
+			seq = read_seqcount_begin(&engine->run_seq);
+			if (READ_ONCE(engine->run_busy) == busy_ns)
+				run = ktime_get_ns() - engine->run_start;
+		} while (read_seqcount_retry(&engine->run_seq, seq));
+		ns += run;
 	}
 	return ns;
 }

@@ -24,6 +24,7 @@ static struct tempo_engine *fake_engine(struct kunit *test)
 	hw->config.starve_ns = 100 * NSEC_PER_MSEC;
 	e->hw = hw;
 	spin_lock_init(&e->lock);
+	seqcount_spinlock_init(&e->run_seq, &e->lock);
 	init_waitqueue_head(&e->wq);
 	e->num_hqds = 4;
 	for (q = 0; q < 4; q++) {
@@ -114,10 +115,43 @@ static void hqd_equal_priorities_take_turns(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[1], 0));
 }
 
+/*
+ * The run in progress counts for the counter its job names, from the
+ * fetch of the job until the run ends, and for no other counter.
+ */
+static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	struct tempo_hw_job *job = kunit_kzalloc(test, sizeof(*job),
+						 GFP_KERNEL);
+	struct tempo_hw_job *ring[1] = { job };
+	atomic64_t busy = ATOMIC64_INIT(0), other = ATOMIC64_INIT(0);
+	u64 slice;
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	job->busy_ns = &busy;
+	e->hw->num_engines = 1;
+	e->hw->engines = e;
+	e->hqds[0].mqd.ring = ring;
+	e->hqds[0].mqd.ring_size = 1;
+	give_work(&e->hqds[0]);
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &busy));
+	tempo_hqd_fetch(&e->hqds[0]);
+	KUNIT_EXPECT_PTR_EQ(test, job, e->hqds[0].save.job);
+	e->run_start = ktime_get_ns() - NSEC_PER_MSEC;
+	KUNIT_EXPECT_LE(test, NSEC_PER_MSEC, tempo_hw_running_ns(e->hw, &busy));
+	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &other));
+	tempo_hqd_ran(&e->hqds[0]);
+	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &busy));
+	KUNIT_EXPECT_LE(test, NSEC_PER_MSEC, (u64)atomic64_read(&busy));
+}
+
 static struct kunit_case tempo_hqd_cases[] = {
 	KUNIT_CASE(hqd_arbitration),
 	KUNIT_CASE(hqd_preemption_and_aging),
 	KUNIT_CASE(hqd_equal_priorities_take_turns),
+	KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
 	{}
 };
 

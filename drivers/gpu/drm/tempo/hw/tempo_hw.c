@@ -37,6 +37,7 @@ static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
 	engine->instance = instance;
 	engine->index = engine - hw->engines;
 	spin_lock_init(&engine->lock);
+	seqcount_spinlock_init(&engine->run_seq, &engine->lock);
 	init_waitqueue_head(&engine->wq);
 
 	rings = kcalloc(queues * ring, sizeof(*rings), GFP_KERNEL);

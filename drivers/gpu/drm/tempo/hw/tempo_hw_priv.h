@@ -8,6 +8,7 @@
 #define _TEMPO_HW_PRIV_H_
 
 #include <linux/list.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
@@ -172,6 +173,11 @@ struct tempo_hw_hqd {
  * @hqds: the hardware queues
  * @current_hqd: queue whose job runs now
  * @run_start: when @current_hqd was chosen
+ * @run_busy: &tempo_hw_job.busy_ns of the job of the run in progress,
+ *	or NULL
+ * @run_seq: lets tempo_hw_running_ns() read @run_start and @run_busy
+ *	without @lock, which every run takes: fdinfo readers must not slow
+ *	the command processors
  * @stall_ns: time of the current run spent stalled: waiting for compute
  *	units or for the other members of a gang, which is not the job's
  *	running time
@@ -190,6 +196,8 @@ struct tempo_engine {
 	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
 	struct tempo_hw_hqd *current_hqd;
 	u64 run_start;
+	atomic64_t *run_busy;
+	seqcount_spinlock_t run_seq;
 	u64 stall_ns;
 	u64 stall_since;
 };
@@ -279,6 +287,7 @@ bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd);
 u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd);
 struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
+void tempo_hqd_fetch(struct tempo_hw_hqd *hqd);
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd);
 void tempo_hqd_stall(struct tempo_engine *engine, bool stalled);
 void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
