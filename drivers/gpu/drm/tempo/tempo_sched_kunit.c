@@ -264,6 +264,13 @@ static struct drm_sched_entity *mock_entity(struct kunit *test,
 	return &mock->entities[i];
 }
 
+/* An entity at the normal priority, what most cases submit from. */
+static struct drm_sched_entity *mock_normal_entity(struct kunit *test,
+						   struct mock_sched *mock)
+{
+	return mock_entity(test, mock, DRM_TEMPO_PRIORITY_NORMAL);
+}
+
 static void fence_put_action(void *fence)
 {
 	dma_fence_put(fence);
@@ -324,6 +331,17 @@ static struct dma_fence *mock_submit(struct kunit *test,
 	return mock_submit_after(test, mock, entity, id, NULL);
 }
 
+/* Submit jobs 0..@n - 1 of @entity, their finished fences into @done. */
+static void mock_submit_many(struct kunit *test, struct mock_sched *mock,
+			     struct drm_sched_entity *entity,
+			     struct dma_fence **done, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		done[i] = mock_submit(test, mock, entity, i);
+}
+
 /* Wait until the hardware has been given @n jobs in all. */
 static bool mock_wait_run(struct mock_sched *mock, u32 n)
 {
@@ -340,13 +358,11 @@ static void sched_jobs_of_one_entity_run_and_complete_in_order(struct kunit *tes
 {
 	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
 						    MAX_SCHEDULE_TIMEOUT);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct dma_fence *done[8];
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(done); i++)
-		done[i] = mock_submit(test, mock, entity, i);
+	mock_submit_many(test, mock, entity, done, ARRAY_SIZE(done));
 	KUNIT_ASSERT_TRUE(test, mock_wait_run(mock, ARRAY_SIZE(done)));
 	for (i = 0; i < ARRAY_SIZE(done); i++) {
 		KUNIT_EXPECT_EQ(test, i, mock->order[i]);
@@ -374,8 +390,7 @@ static void sched_job_waits_for_its_dependency(struct kunit *test)
 {
 	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
 						    MAX_SCHEDULE_TIMEOUT);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct mock_fence *dep = kzalloc(sizeof(*dep), GFP_KERNEL);
 	struct dma_fence *done;
 	int ret;
@@ -405,8 +420,7 @@ static void sched_hung_job_times_out_once(struct kunit *test)
 	long timeout = msecs_to_jiffies(200);
 	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
 						    timeout);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct dma_fence *hung = mock_submit(test, mock, entity, 0);
 	struct dma_fence *next;
 
@@ -437,8 +451,7 @@ static void sched_reset_leaves_the_other_jobs_on_the_hardware(struct kunit *test
 	long timeout = msecs_to_jiffies(200);
 	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
 						    timeout);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct dma_fence *hung = mock_submit(test, mock, entity, 0);
 	struct dma_fence *next = mock_submit(test, mock, entity, 1);
 
@@ -458,13 +471,11 @@ static void sched_teardown_cancels_jobs_on_the_hardware(struct kunit *test)
 {
 	struct mock_sched *mock = mock_sched_create(test, TEMPO_RING_SIZE,
 						    MAX_SCHEDULE_TIMEOUT);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct dma_fence *done[4];
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(done); i++)
-		done[i] = mock_submit(test, mock, entity, i);
+	mock_submit_many(test, mock, entity, done, ARRAY_SIZE(done));
 	KUNIT_ASSERT_TRUE(test, mock_wait_run(mock, ARRAY_SIZE(done)));
 	mock_sched_fini(test, mock);
 	for (i = 0; i < ARRAY_SIZE(done); i++) {
@@ -477,13 +488,11 @@ static void sched_entity_teardown_cancels_queued_jobs(struct kunit *test)
 {
 	struct mock_sched *mock = mock_sched_create(test, 1,
 						    MAX_SCHEDULE_TIMEOUT);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct dma_fence *done[3];
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(done); i++)
-		done[i] = mock_submit(test, mock, entity, i);
+	mock_submit_many(test, mock, entity, done, ARRAY_SIZE(done));
 	KUNIT_ASSERT_TRUE(test, mock_wait_run(mock, 1));
 	/* one credit: the other two are still in the entity's queue */
 	mock_entity_fini(mock, entity);
@@ -526,13 +535,11 @@ static void sched_credit_limit_bounds_jobs_in_flight(struct kunit *test)
 {
 	struct mock_sched *mock = mock_sched_create(test, 2,
 						    MAX_SCHEDULE_TIMEOUT);
-	struct drm_sched_entity *entity = mock_entity(test, mock,
-						      DRM_TEMPO_PRIORITY_NORMAL);
+	struct drm_sched_entity *entity = mock_normal_entity(test, mock);
 	struct dma_fence *done[5];
 	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(done); i++)
-		done[i] = mock_submit(test, mock, entity, i);
+	mock_submit_many(test, mock, entity, done, ARRAY_SIZE(done));
 	KUNIT_ASSERT_TRUE(test, mock_wait_run(mock, 2));
 	msleep(20);
 	KUNIT_EXPECT_EQ(test, 2, READ_ONCE(mock->num_run));
