@@ -4,7 +4,8 @@
 # tempo-bench nop and scale as smoke tests (normally run inside the test
 # VM, as root, with tempo.ko loaded): short runs must succeed and print
 # well-formed JSON with every measurement and ratio, the scheduler's floor
-# (module parameter floor) among nop's, and leave the floor switch off.
+# (module parameter floor) and running in place (run_in_place) among
+# nop's, and leave both switches as they were.
 # Their times are printed, never checked: the host is shared and noisy.
 #
 #   tests/guest/bench-smoke.sh
@@ -14,7 +15,8 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bench=$repo/build/cmake/tools/tempo-bench/tempo-bench
-floor=/sys/module/tempo/parameters/floor
+params=/sys/module/tempo/parameters
+before=$(cat "$params/floor" "$params/run_in_place" 2>&1 | tr '\n' ' ')
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -24,7 +26,9 @@ status=$?
 "$bench" scale --json --files 2 --contexts 64 --rounds 2 --samples 50 --warmup 10 \
 	>"$tmp/scale.json"
 scale_status=$?
-python3 - "$tmp/nop.json" "$status" "$iterations" "$floor" "$tmp/scale.json" "$scale_status" <<'PY'
+after=$(cat "$params/floor" "$params/run_in_place" 2>&1 | tr '\n' ' ')
+python3 - "$tmp/nop.json" "$status" "$iterations" "$before" "$tmp/scale.json" "$scale_status" \
+	"$after" <<'PY'
 import json
 import sys
 
@@ -36,7 +40,8 @@ def check(ok, what):
     print(f"{'ok' if ok else 'not ok'} {len(checks)} {what}")
 
 
-path, status, iterations, floor = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+path, status, iterations = sys.argv[1], sys.argv[2], int(sys.argv[3])
+before, after = sys.argv[4], sys.argv[7]
 
 
 def load(command, path, status):
@@ -67,12 +72,13 @@ rows, ratios = load("nop", path, status)
 
 if rows is not None:
     want = ("null_ioctl", "syncobj_signal_wait_reset", "submit_only", "round_trip",
-            "round_trip_sync_file", "floor_round_trip")
+            "round_trip_sync_file", "floor_round_trip", "in_place_round_trip")
     for key in want:
         check(in_order(rows.get(key), iterations),
               f"{key}: {iterations} samples in order (min <= p50 <= p99 <= max)")
     ratios_there("nop", ratios, ("round_trip_over_null_ioctl", "submit_only_over_null_ioctl",
-                                 "syncobj_over_null_ioctl", "round_trip_over_floor"))
+                                 "syncobj_over_null_ioctl", "round_trip_over_floor",
+                                 "in_place_round_trip_over_floor", "in_place_over_round_trip"))
 rows, ratios = load("scale", sys.argv[5], sys.argv[6])
 if rows is not None:
     for name in ("1x1", "1x64", "2x64"):
@@ -85,12 +91,7 @@ if rows is not None:
                                    "burst_2x64_d8_over_burst_1x1_d8",
                                    "burst_2x64_d64_over_burst_1x1_d64",
                                    "round_trip_2x64_over_round_trip_1x1"))
-try:
-    with open(floor) as f:
-        value = f.read().strip()
-except OSError as e:
-    value = str(e)
-check(value == "N", f"the floor switch is off afterwards ({value})")
+check(before == after, f"floor and run_in_place are as before ({before}-> {after})")
 
 failed = checks.count(False)
 print(f"# Totals: pass:{len(checks) - failed} fail:{failed} xfail:0 xpass:0 skip:0 error:0")

@@ -240,4 +240,138 @@ TEST_F(floor, jobs_end_without_running_while_the_floor_is_on)
 	ASSERT_EQ(7u, *mark);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Running the command processor in place (module parameter run_in_place) */
+
+FIXTURE(in_place) {
+	struct tempo_env env;
+	int slot;
+	long long was;
+};
+
+FIXTURE_SETUP(in_place)
+{
+	TEMPO_ENV_SETUP(&self->env);
+	self->was = tempo_module_param("run_in_place");
+	if (!tempo_set_module_param("run_in_place", "1"))
+		SKIP(return, "needs root and the module parameter run_in_place");
+	/* The default map follows the engines' order: slot N is engine N. */
+	self->slot = tempo_default_slot(self->env.engines,
+					DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+}
+
+FIXTURE_TEARDOWN(in_place)
+{
+	/* As the VM loaded it: other programs may run in place too. */
+	if (self->was >= 0)
+		tempo_set_module_param("run_in_place", self->was ? "1" : "0");
+	tempo_env_fini(&self->env);
+}
+
+/*
+ * How often the command processor thread of engine @engine went to sleep
+ * (voluntary context switches, /proc), or -1 when it is not found.
+ */
+static long long cp_sleeps(int engine)
+{
+	char want[32], comm[32], line[128];
+	long long sleeps = -1;
+	struct dirent *d;
+	DIR *proc;
+	FILE *f;
+
+	snprintf(want, sizeof(want), "tempo-cp%d\n", engine);
+	proc = opendir("/proc");
+	while (proc && sleeps < 0 && (d = readdir(proc))) {
+		f = tempo_fopen("re", "/proc/%s/comm", d->d_name);
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want)) {
+			fclose(f);
+			f = tempo_fopen("re", "/proc/%s/status", d->d_name);
+			while (f && fgets(line, sizeof(line), f))
+				sscanf(line, "voluntary_ctxt_switches: %lld",
+				       &sleeps);
+		}
+		if (f)
+			fclose(f);
+	}
+	if (proc)
+		closedir(proc);
+	return sleeps;
+}
+
+/* Run @n jobs one after the other; how often the engine's thread slept. */
+static long long run_counting_sleeps(struct __test_metadata *_metadata,
+				     struct tempo_env *e, int slot, int n)
+{
+	uint64_t batch = tempo_mark_batch(e, 4096, MARK, 1);
+	long long before = cp_sleeps(slot);
+
+	for (int i = 0; i < n; i++)
+		ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, slot, batch));
+	return cp_sleeps(slot) - before;
+}
+
+/*
+ * Each job of an idle engine wakes its command processor's thread, which
+ * sleeps again once the job ended; run in place, the thread sleeps on.
+ */
+TEST_F(in_place, idle_jobs_run_without_waking_the_command_processor)
+{
+	const int n = 200;
+	long long woken, in_place;
+
+	ASSERT_LE(0, self->slot);
+	ASSERT_LE(0, cp_sleeps(self->slot));
+	ASSERT_TRUE(tempo_set_module_param("run_in_place", "0"));
+	woken = run_counting_sleeps(_metadata, &self->env, self->slot, n);
+	ASSERT_TRUE(tempo_set_module_param("run_in_place", "1"));
+	in_place = run_counting_sleeps(_metadata, &self->env, self->slot, n);
+	TH_LOG("thread slept %lld times woken, %lld in place, for %d jobs",
+	       woken, in_place, n);
+	/* Woken: about once a job (not when the next doorbell came first). */
+	ASSERT_LE(n / 2, woken);
+	/* In place: only when a job outlasted its time in place. */
+	ASSERT_GE(woken / 5, in_place);
+}
+
+/*
+ * A job that must wait is handed over to the thread, which waits for it:
+ * it started in place, it is not done while its gate is shut, and it ends
+ * once the gate opens.
+ */
+TEST_F(in_place, a_job_that_waits_is_handed_over_to_the_thread)
+{
+	struct tempo_env *e = &self->env;
+	uint64_t batch = tempo_started_gated_batch(e, 4096, MARK);
+	int fence;
+
+	ASSERT_LE(0, self->slot);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, self->slot, batch);
+	tempo_wait_nonzero(_metadata, &e->data, MARK);
+	tempo_sleep_ms(50);
+	ASSERT_EQ(0, tempo_fence_wait(fence, 0));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
+}
+
+/*
+ * A DISPATCH started in place goes on on the compute units while the
+ * thread waits for it: every workgroup's increments land.
+ */
+TEST_F(in_place, a_dispatch_started_in_place_runs_every_group)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t args[] = { TEMPO_ARG_VA(e->data.va + MARK), 512 };
+	struct tempo_batch b;
+
+	ASSERT_LE(0, self->slot);
+	tempo_batch_init(&b, &e->cmd, 4096, 64);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_ATOMIC_INC, 8, 1, 1, args, 3);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, self->slot, b.va));
+	ASSERT_EQ(8u * 512, *tempo_u64(&e->data, MARK));
+}
+
 TEST_HARNESS_MAIN

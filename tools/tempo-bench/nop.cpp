@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <sys/ioctl.h>
@@ -45,33 +46,39 @@ void wait_last(const Timeline& timeline, std::chrono::nanoseconds timeout)
                                  " did not signal in time");
 }
 
-/// The scheduler's floor while it lives: the module parameter floor set,
-/// then cleared again, whatever happens in between.
-class Floor {
+/// A boolean module parameter set to @on while this lives (the floor,
+/// running in place), then set back to what it was, whatever happens in
+/// between.
+class ModuleSwitch {
 public:
-    /// The floor, or nothing where the parameter cannot be written.
-    static std::optional<Floor> enter()
+    /// The switch set, or nothing where the parameter cannot be written.
+    static std::optional<ModuleSwitch> enter(std::string name, bool on)
     {
-        if (!write(true))
+        const bool was = tooling::module_param(name) == "Y";
+        if (!tooling::set_module_param(name, on ? "1" : "0"))
             return std::nullopt;
-        return Floor{};
+        return ModuleSwitch{std::move(name), was};
     }
 
-    Floor(Floor&& other) noexcept : owner_(std::exchange(other.owner_, false)) {}
-    Floor& operator=(Floor&&) = delete;
-    Floor(const Floor&) = delete;
-    Floor& operator=(const Floor&) = delete;
-    ~Floor()
+    ModuleSwitch(ModuleSwitch&& other) noexcept
+        : name_(std::move(other.name_)),
+          was_(other.was_),
+          owner_(std::exchange(other.owner_, false))
+    {}
+    ModuleSwitch& operator=(ModuleSwitch&&) = delete;
+    ModuleSwitch(const ModuleSwitch&) = delete;
+    ModuleSwitch& operator=(const ModuleSwitch&) = delete;
+    ~ModuleSwitch()
     {
         if (owner_)
-            write(false);
+            tooling::set_module_param(name_, was_ ? "1" : "0");
     }
 
 private:
-    Floor() = default;
+    ModuleSwitch(std::string name, bool was) : name_(std::move(name)), was_(was) {}
 
-    static bool write(bool on) { return tooling::set_module_param("floor", on ? "1" : "0"); }
-
+    std::string name_;
+    bool was_;
     bool owner_{true};
 };
 
@@ -214,17 +221,23 @@ int run_nop(const Options& options)
     const NopBench bench(options);
     bench.check_job();
     Report report = bench.header();
-    report.rows = {
-        bench.null_ioctl(),
-        bench.syncobj(),
-        bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
-        bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
-        bench.sync_file(),
-    };
-    if (auto floor = Floor::enter()) {
+    {
+        // The command processor's thread runs every job (where root can say so).
+        const auto thread = ModuleSwitch::enter("run_in_place", false);
+        report.rows = {
+            bench.null_ioctl(),
+            bench.syncobj(),
+            bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
+            bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
+            bench.sync_file(),
+        };
+    }
+    if (auto floor = ModuleSwitch::enter("floor", true))
         report.rows.push_back(
             bench.timeline("floor_round_trip", "floor: NOP round trip (syncobj wait)", true));
-    }
+    if (auto in_place = ModuleSwitch::enter("run_in_place", true))
+        report.rows.push_back(bench.timeline("in_place_round_trip",
+                                             "run in place: NOP round trip (syncobj wait)", true));
     const auto& rows = report.rows;
     report.ratios = {
         ratio("round_trip_over_null_ioctl", "round trip / null ioctl", rows[3], rows[0]),
@@ -232,9 +245,20 @@ int run_nop(const Options& options)
         ratio("syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl", rows[1],
               rows[0]),
     };
-    if (rows.size() > 5)
+    const auto find = [&](std::string_view key) {
+        const auto it = std::ranges::find(rows, key, &Row::key);
+        return it == rows.end() ? nullptr : &*it;
+    };
+    if (const Row* floor = find("floor_round_trip")) {
         report.ratios.push_back(
-            ratio("round_trip_over_floor", "round trip / floor round trip", rows[3], rows[5]));
+            ratio("round_trip_over_floor", "round trip / floor round trip", rows[3], *floor));
+        if (const Row* in_place = find("in_place_round_trip"))
+            report.ratios.push_back(ratio("in_place_round_trip_over_floor",
+                                          "run in place: round trip / floor", *in_place, *floor));
+    }
+    if (const Row* in_place = find("in_place_round_trip"))
+        report.ratios.push_back(ratio("in_place_over_round_trip",
+                                      "run in place / thread: round trip", *in_place, rows[3]));
     print(report, options.json);
     return 0;
 }

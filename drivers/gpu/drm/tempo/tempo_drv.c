@@ -91,6 +91,7 @@ struct tempo_params tempo_params = {
 	.hw_nice = TEMPO_DEF_HW_NICE,
 	.master_priority = false,
 	.floor = false,
+	.run_in_place = false,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
@@ -141,6 +142,8 @@ module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
 MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");
 module_param_named(floor, tempo_params.floor, bool, 0600);
 MODULE_PARM_DESC(floor, "benchmark switch, root may change it at run time: jobs end at once without running, as on a bare drm_sched driver (default 0)");
+module_param_named(run_in_place, tempo_params.run_in_place, bool, 0600);
+MODULE_PARM_DESC(run_in_place, "root may change it at run time: run_job runs an idle engine's command processor itself, for up to 1 ms, instead of waking its thread (default 0)");
 
 static struct platform_device *tempo_pdev;
 

@@ -10,10 +10,17 @@
  * limit is the HQD ring size, so the ring never overflows. A job's
  * dependencies are resolved by drm_sched; when they are met, run_job hands
  * the job to the hardware: it writes the job descriptor into the HQD ring
- * and rings the doorbell (tempo_hw_hqd_submit()), then returns the
- * hardware fence that the command processor signals at the job's END.
- * run_job never executes anything and never allocates: the hardware fence
- * is allocated at exec time.
+ * and rings the doorbell (tempo_hw_hqd_submit(), tempo_hw_hqd_kick()),
+ * then returns the hardware fence that the command processor signals at
+ * the job's END. run_job never allocates: the hardware fence is allocated
+ * at exec time.
+ *
+ * With the module parameter run_in_place, which root may flip at run time,
+ * run_job runs an idle engine's command processor itself for a bounded
+ * time instead of waking its thread: a job on an idle engine then costs
+ * one wake-up less, and may have ended by the time run_job returns its
+ * fence. The hardware decides what runs and hands over to its thread as
+ * soon as anything must wait.
  *
  * With the module parameter floor, a benchmark switch root may flip at
  * run time, run_job ends every single-queue job at once without handing it
@@ -225,6 +232,8 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	trace_run(sched_job, job_hqd(sched_job), 1);
 	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
 		job_hw_done(fence, &job->hw_done);
+	tempo_hw_hqd_kick(job_hqd(sched_job),
+			  READ_ONCE(tempo_params.run_in_place));
 	drm_dev_exit(idx);
 	return fence;
 }

@@ -93,6 +93,8 @@ struct tempo_hw_hqd;
  *	single-queue job at once without handing it to the hardware, as a
  *	bare drm_sched driver would, so that the scheduler's own cost can be
  *	measured beside tempo's
+ * @run_in_place: writable at run time: run_job runs an idle engine's
+ *	command processor itself instead of waking its thread
  */
 struct tempo_params {
 	unsigned int gfx_engines;
@@ -112,6 +114,7 @@ struct tempo_params {
 	int hw_nice;
 	bool master_priority;
 	bool floor;
+	bool run_in_place;
 };
 
 /**

@@ -36,6 +36,15 @@
  * A DISPATCH completes, all its workgroups, before the next packet of its
  * queue. At END of the first-level batch the job's fence is signalled and
  * the read pointer advances.
+ *
+ * Run in place: a submitter that finds the command processor idle may run
+ * it itself, in its own context, rather than wake the thread (see
+ * tempo_hw_hqd_kick()). It arbitrates and runs packets exactly as the
+ * thread does, for a bounded time, and does not wait for work: where the
+ * thread would wait (a WAIT_MEM polling, a DISPATCH whose workgroups still run, a
+ * gang's barrier) or when its time is up, it saves the queue's state as a
+ * preemption does and hands the engine over to the thread, which resumes
+ * the job where it stopped.
  */
 
 #include <linux/delay.h>
@@ -58,6 +67,17 @@
 #define TEMPO_CP_PREEMPTED	1
 /* The DISPATCH in progress goes on. */
 #define TEMPO_CP_DISPATCHING	2
+/* Run in place: the queue's state is saved for the thread to go on. */
+#define TEMPO_CP_HANDOVER	3
+/* Longest a submitter runs the command processor in place. */
+#define TEMPO_CP_IN_PLACE_NS	NSEC_PER_MSEC
+
+/* What one turn of the command processor found. */
+enum tempo_cp_turn {
+	TEMPO_CP_IDLE,		/* no queue had work */
+	TEMPO_CP_RAN,		/* a queue ran: its job ended or was preempted */
+	TEMPO_CP_HANDED_OVER,	/* run in place: the thread goes on */
+};
 
 /**
  * struct tempo_cp_exec - what the command processor runs now
@@ -65,12 +85,14 @@
  * @hqd: the queue
  * @st: the queue's context save area
  * @slice_end: the queue may not be preempted before this time
+ * @in_place_end: 0 for the thread; run in place, when to hand over
  */
 struct tempo_cp_exec {
 	struct tempo_engine *engine;
 	struct tempo_hw_hqd *hqd;
 	struct tempo_cp_state *st;
 	u64 slice_end;
+	u64 in_place_end;
 };
 
 static struct tempo_hw_mmu *cp_mmu(struct tempo_cp_exec *x)
@@ -83,7 +105,7 @@ static int cp_interrupted(struct tempo_cp_exec *x)
 {
 	int ret;
 
-	if (kthread_should_stop())
+	if (READ_ONCE(x->engine->stopping))
 		return -ECANCELED;
 	ret = tempo_hqd_abort_pending(x->hqd, x->st->job);
 	if (!ret && tempo_hqd_hung(x->hqd, x->st->job))
@@ -286,10 +308,11 @@ static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 		ret = cp_interrupted(x);
 		if (ret)
 			return ret;
-		if (cp_yield(x)) {
+		if (cp_yield(x) || x->in_place_end) {
 			/* Fetch the packet again on resume. */
 			x->st->pc[x->st->depth] -= p->len * 4;
-			return TEMPO_CP_PREEMPTED;
+			return x->in_place_end ? TEMPO_CP_HANDOVER :
+						 TEMPO_CP_PREEMPTED;
 		}
 		usleep_range(TEMPO_CP_POLL_US, 2 * TEMPO_CP_POLL_US);
 	}
@@ -306,7 +329,7 @@ static bool cp_dispatch_wake(struct tempo_cp_exec *x)
 {
 	return !READ_ONCE(x->st->dispatch.pending) ||
 	       READ_ONCE(x->engine->doorbell) || cp_gang_preempted(x) ||
-	       kthread_should_stop();
+	       READ_ONCE(x->engine->stopping);
 }
 
 /*
@@ -379,10 +402,16 @@ static int cp_dispatch_wait(struct tempo_cp_exec *x)
 	int ret;
 
 	tempo_hqd_stall(x->engine, true);
-	while ((ret = cp_dispatch_poll(x)) == TEMPO_CP_DISPATCHING)
+	while ((ret = cp_dispatch_poll(x)) == TEMPO_CP_DISPATCHING) {
+		if (x->in_place_end) {
+			/* The workgroups go on; the thread waits for them. */
+			ret = TEMPO_CP_HANDOVER;
+			break;
+		}
 		wait_event_interruptible_timeout(x->engine->wq,
 						 cp_dispatch_wake(x),
 						 msecs_to_jiffies(1));
+	}
 	tempo_hqd_stall(x->engine, false);
 	return ret;
 }
@@ -539,12 +568,33 @@ static int cp_gang_barrier(struct tempo_cp_exec *x)
 	return ret;
 }
 
-/* Run a queue's job until it ends (0 or its error) or is preempted. */
+/* Run in place: whether to hand over before the queue's next job runs. */
+static bool cp_in_place_hands_over(struct tempo_cp_exec *x)
+{
+	struct tempo_mqd *mqd = &x->hqd->mqd;
+	struct tempo_hw_job *job = x->st->job;
+
+	if (!x->in_place_end)
+		return false;
+	if (ktime_get_ns() >= x->in_place_end)
+		return true;
+	/* The ring entry at rptr is stable: only the command processor moves rptr. */
+	if (!job)
+		job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
+	return job->gang;
+}
+
+/*
+ * Run a queue's job until it ends (0 or its error), is preempted or, run
+ * in place, is handed over.
+ */
 static int cp_run(struct tempo_cp_exec *x)
 {
 	struct tempo_packet pkt;
 	int ret;
 
+	if (cp_in_place_hands_over(x))
+		return TEMPO_CP_HANDOVER;
 	ret = cp_enter(x);
 	if (!ret && x->st->job->gang)
 		ret = cp_gang_barrier(x);
@@ -558,6 +608,8 @@ static int cp_run(struct tempo_cp_exec *x)
 			break;
 		if (cp_yield(x))
 			return TEMPO_CP_PREEMPTED;
+		if (x->in_place_end && ktime_get_ns() >= x->in_place_end)
+			return TEMPO_CP_HANDOVER;
 		ret = cp_fetch(x, &pkt);
 		if (ret)
 			break;
@@ -591,36 +643,81 @@ static void cp_end_job(struct tempo_cp_exec *x, int error)
 	tempo_hqd_retire(x->hqd, job, error);
 }
 
+/* One turn: arbitrate, then run the chosen queue until it stops. */
+static enum tempo_cp_turn cp_turn(struct tempo_cp_exec *x)
+{
+	u64 cpu;
+	int ret;
+
+	x->hqd = tempo_hqd_select(x->engine, &x->slice_end);
+	if (!x->hqd)
+		return TEMPO_CP_IDLE;
+	x->st = &x->hqd->save;
+	cpu = current->se.sum_exec_runtime;
+	ret = cp_run(x);
+	if (x->st->job)
+		x->st->job->cpu_ns += current->se.sum_exec_runtime - cpu;
+	tempo_hqd_ran(x->hqd);
+	if (ret == TEMPO_CP_HANDOVER)
+		return TEMPO_CP_HANDED_OVER;
+	if (ret != TEMPO_CP_PREEMPTED) {
+		cp_end_job(x, ret);
+		return TEMPO_CP_RAN;
+	}
+	x->hqd->preemptions++;
+	trace_tempo_hw_preempt(x->engine->index, x->hqd->index,
+			       x->st->job->seqno);
+	if (x->st->job->gang)
+		gang_leave(x->st->job, false);
+	return TEMPO_CP_RAN;
+}
+
 static int cp_thread(void *data)
 {
 	struct tempo_engine *engine = data;
 	struct tempo_cp_exec x = { .engine = engine };
-	u64 cpu;
-	int ret;
+	enum tempo_cp_turn turn;
 
 	while (!kthread_should_stop()) {
-		x.hqd = tempo_hqd_select(engine, &x.slice_end);
-		if (!x.hqd) {
+		mutex_lock(&engine->cp_mutex);
+		turn = cp_turn(&x);
+		mutex_unlock(&engine->cp_mutex);
+		if (turn == TEMPO_CP_IDLE)
 			cp_wait_doorbell(engine);
-			continue;
-		}
-		x.st = &x.hqd->save;
-		cpu = current->se.sum_exec_runtime;
-		ret = cp_run(&x);
-		if (x.st->job)
-			x.st->job->cpu_ns += current->se.sum_exec_runtime - cpu;
-		tempo_hqd_ran(x.hqd);
-		if (ret != TEMPO_CP_PREEMPTED) {
-			cp_end_job(&x, ret);
-			continue;
-		}
-		x.hqd->preemptions++;
-		trace_tempo_hw_preempt(engine->index, x.hqd->index,
-				       x.st->job->seqno);
-		if (x.st->job->gang)
-			gang_leave(x.st->job, false);
 	}
 	return 0;
+}
+
+/**
+ * tempo_cp_run_in_place() - run an idle command processor here
+ * @engine: the engine
+ *
+ * Runs the engine's command processor in the caller's context, turn after
+ * turn, for up to %TEMPO_CP_IN_PLACE_NS, unless it is busy (its thread or
+ * another submitter runs it) or stopping. Does not wait for work (only,
+ * when a job is aborted, for its workgroups to stop).
+ *
+ * Context: process; may signal fences.
+ * Return: true when no queue has work left, false when the thread must go
+ * on (busy, handed over, or out of time).
+ */
+bool tempo_cp_run_in_place(struct tempo_engine *engine)
+{
+	struct tempo_cp_exec x = {
+		.engine = engine,
+		.in_place_end = ktime_get_ns() + TEMPO_CP_IN_PLACE_NS,
+	};
+	enum tempo_cp_turn turn = TEMPO_CP_HANDED_OVER;
+
+	if (!mutex_trylock(&engine->cp_mutex))
+		return false;
+	while (!READ_ONCE(engine->stopping)) {
+		turn = cp_turn(&x);
+		if (turn != TEMPO_CP_RAN || ktime_get_ns() >= x.in_place_end)
+			break;
+	}
+	mutex_unlock(&engine->cp_mutex);
+	return turn == TEMPO_CP_IDLE;
 }
 
 /**
@@ -661,6 +758,7 @@ int tempo_cp_start(struct tempo_engine *engine)
 {
 	struct task_struct *t;
 
+	WRITE_ONCE(engine->stopping, false);
 	t = kthread_run(cp_thread, engine, "tempo-cp%u", engine->index);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
@@ -679,7 +777,11 @@ int tempo_cp_start(struct tempo_engine *engine)
  */
 void tempo_cp_stop(struct tempo_engine *engine)
 {
+	WRITE_ONCE(engine->stopping, true);
 	if (engine->thread)
 		kthread_stop(engine->thread);
 	engine->thread = NULL;
+	/* Wait for a submitter that runs it in place. */
+	mutex_lock(&engine->cp_mutex);
+	mutex_unlock(&engine->cp_mutex);
 }

@@ -529,7 +529,8 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
  * @job: the job; its fence was allocated with tempo_hw_fence_alloc()
  *
  * The caller guarantees a free ring entry (the scheduler's credit limit is
- * the ring size). Does not allocate.
+ * the ring size). Does not allocate. The command processor starts the job
+ * once the caller kicks it (tempo_hw_hqd_kick()).
  *
  * The fence starts with one reference, the caller's job's, dropped by
  * tempo_hw_fence_put(); the ring holds another until the job retires.
@@ -551,8 +552,38 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 		       hqd->fence_context, job->seqno);
 	dma_fence_get(&fence->base); /* the ring's reference */
 	spin_unlock_irqrestore(&engine->lock, flags);
-	wake_up(&engine->wq);
 	return dma_fence_get(&fence->base);
+}
+
+/**
+ * tempo_hw_hqd_kick() - start the command processor on a queue's new work
+ * @hqd: the queue a job was just submitted to
+ * @in_place: when the engine's command processor is idle, run it here
+ *	instead of waking its thread
+ *
+ * In place, the caller's context runs the command processor for a bounded
+ * time (see "Command processor"): an idle engine's job costs no wake-up of
+ * its thread. It hands the engine over to the thread when the time is up,
+ * when a packet must wait, or for a gang; a busy command processor is left
+ * to its thread. Priorities, preemption and fences behave as in the thread.
+ *
+ * Context: process; does not allocate. In place it may signal fences and
+ * run the job's packets.
+ */
+void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place)
+{
+	struct tempo_engine *engine = hqd->engine;
+	unsigned long flags;
+
+	if (in_place) {
+		if (tempo_cp_run_in_place(engine))
+			return;
+		/* Ring again: running in place took the doorbell. */
+		spin_lock_irqsave(&engine->lock, flags);
+		engine->doorbell = true;
+		spin_unlock_irqrestore(&engine->lock, flags);
+	}
+	wake_up(&engine->wq);
 }
 
 /**

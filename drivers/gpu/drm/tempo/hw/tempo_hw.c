@@ -39,6 +39,7 @@ static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
 	spin_lock_init(&engine->lock);
 	seqcount_spinlock_init(&engine->run_seq, &engine->lock);
 	init_waitqueue_head(&engine->wq);
+	mutex_init(&engine->cp_mutex);
 
 	rings = kcalloc(queues * ring, sizeof(*rings), GFP_KERNEL);
 	if (!rings)

@@ -221,6 +221,7 @@ struct tempo_hw_fence *tempo_hw_fence_alloc(void);
 void tempo_hw_fence_free(struct tempo_hw_fence *fence);
 struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 				      struct tempo_hw_job *job);
+void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place);
 void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 			int error);
 void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno);

@@ -8,6 +8,7 @@
 #define _TEMPO_HW_PRIV_H_
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -169,6 +170,10 @@ struct tempo_hw_hqd {
  * @doorbell: set when a queue's wptr moved; cleared by the command processor
  * @wq: where the command processor sleeps
  * @thread: the command processor
+ * @cp_mutex: held by whoever runs the command processor: its thread, or
+ *	a submitter running it in place (tempo_cp_run_in_place())
+ * @stopping: the command processor is being stopped: the job running now
+ *	ends, nothing runs in place any more
  * @num_hqds: entries in @hqds
  * @hqds: the hardware queues
  * @current_hqd: queue whose job runs now
@@ -192,6 +197,8 @@ struct tempo_engine {
 	bool doorbell;
 	wait_queue_head_t wq;
 	struct task_struct *thread;
+	struct mutex cp_mutex; /* one command processor at a time */
+	bool stopping;
 	u32 num_hqds;
 	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
 	struct tempo_hw_hqd *current_hqd;
@@ -304,6 +311,7 @@ int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
 int tempo_cp_start(struct tempo_engine *engine);
 void tempo_cp_stop(struct tempo_engine *engine);
 void tempo_cp_drain(struct tempo_engine *engine);
+bool tempo_cp_run_in_place(struct tempo_engine *engine);
 
 /* tempo_cu.c */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
