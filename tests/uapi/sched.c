@@ -332,8 +332,12 @@ TEST_F(in_place, idle_jobs_run_without_waking_the_command_processor)
 	       woken, in_place, n);
 	/* Woken: about once a job (not when the next doorbell came first). */
 	ASSERT_LE(n / 2, woken);
-	/* In place: only when a job outlasted its time in place. */
-	ASSERT_GE(woken / 5, in_place);
+	/*
+	 * In place: only when a job outlasted its time in place, which a
+	 * loaded host makes more likely (a vCPU descheduled for a
+	 * millisecond); without running in place it is as often as woken.
+	 */
+	ASSERT_GE(woken / 2, in_place);
 }
 
 /*
