@@ -568,6 +568,12 @@ static int cp_gang_barrier(struct tempo_cp_exec *x)
 	return ret;
 }
 
+/* Run in place: whether its time is up (never for the thread). */
+static bool cp_in_place_expired(const struct tempo_cp_exec *x)
+{
+	return x->in_place_end && ktime_get_ns() >= x->in_place_end;
+}
+
 /* Run in place: whether to hand over before the queue's next job runs. */
 static bool cp_in_place_hands_over(struct tempo_cp_exec *x)
 {
@@ -576,7 +582,7 @@ static bool cp_in_place_hands_over(struct tempo_cp_exec *x)
 
 	if (!x->in_place_end)
 		return false;
-	if (ktime_get_ns() >= x->in_place_end)
+	if (cp_in_place_expired(x))
 		return true;
 	/* The ring entry at rptr is stable: only the command processor moves rptr. */
 	if (!job)
@@ -608,7 +614,7 @@ static int cp_run(struct tempo_cp_exec *x)
 			break;
 		if (cp_yield(x))
 			return TEMPO_CP_PREEMPTED;
-		if (x->in_place_end && ktime_get_ns() >= x->in_place_end)
+		if (cp_in_place_expired(x))
 			return TEMPO_CP_HANDOVER;
 		ret = cp_fetch(x, &pkt);
 		if (ret)
@@ -713,7 +719,7 @@ bool tempo_cp_run_in_place(struct tempo_engine *engine)
 		return false;
 	while (!READ_ONCE(engine->stopping)) {
 		turn = cp_turn(&x);
-		if (turn != TEMPO_CP_RAN || ktime_get_ns() >= x.in_place_end)
+		if (turn != TEMPO_CP_RAN || cp_in_place_expired(&x))
 			break;
 	}
 	mutex_unlock(&engine->cp_mutex);
