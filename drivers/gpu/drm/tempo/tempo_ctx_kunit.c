@@ -9,6 +9,7 @@
 
 #include <drm/tempo_drm.h>
 
+#include "tempo_kunit.h"
 #include "tempo_drv.h"
 
 static struct tempo_device *fake_device(struct kunit *test, u32 policy)
@@ -76,15 +77,6 @@ static void priority_dynamic(struct kunit *test)
 	}
 }
 
-static struct kunit_case tempo_priority_cases[] = {
-	KUNIT_CASE(priority_static),
-	KUNIT_CASE(priority_dynamic),
-	{}
-};
-
-static struct kunit_suite tempo_priority_suite = {
-	.name = "tempo_priority",
-	.test_cases = tempo_priority_cases,
-};
-
-kunit_test_suite(tempo_priority_suite);
+TEMPO_KUNIT_SUITE(priority, NULL, NULL,
+		  KUNIT_CASE(priority_static),
+		  KUNIT_CASE(priority_dynamic));

@@ -9,6 +9,7 @@
 
 #include <kunit/test.h>
 
+#include "tempo_kunit.h"
 #include "tempo_sched.h"
 
 struct job_fixture {
@@ -90,17 +91,6 @@ static void job_free_of_an_unsubmitted_job_counts_it_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&fx->usage->jobs), 0);
 }
 
-static struct kunit_case tempo_job_cases[] = {
-	KUNIT_CASE(job_free_leaves_a_signalled_fence_to_its_holders),
-	KUNIT_CASE(job_free_of_an_unsubmitted_job_counts_it_out),
-	{}
-};
-
-static struct kunit_suite tempo_job_suite = {
-	.name = "tempo_job",
-	.init = job_init,
-	.exit = job_exit,
-	.test_cases = tempo_job_cases,
-};
-
-kunit_test_suite(tempo_job_suite);
+TEMPO_KUNIT_SUITE(job, job_init, job_exit,
+		  KUNIT_CASE(job_free_leaves_a_signalled_fence_to_its_holders),
+		  KUNIT_CASE(job_free_of_an_unsubmitted_job_counts_it_out));

@@ -4,7 +4,7 @@
  *
  * What the KUnit suites need of KUnit on every kernel tempo builds on:
  * deferred actions, which KUnit has since 6.5, made of the resources
- * it had before.
+ * it had before; and the one way they declare a suite.
  */
 #ifndef _TEMPO_KUNIT_H_
 #define _TEMPO_KUNIT_H_
@@ -81,5 +81,23 @@ static inline void tempo_kunit_release_action(struct kunit *test,
 	kunit_destroy_resource(test, tempo_kunit_action_match, &key);
 }
 #endif
+
+/*
+ * TEMPO_KUNIT_SUITE(id, init, exit, cases...) - declare the suite
+ * "tempo_<id>" of the KUNIT_CASE()s listed, with its fixture's init and
+ * exit functions (NULL for none).
+ */
+#define TEMPO_KUNIT_SUITE(id, init_fn, exit_fn, ...)			\
+	static struct kunit_case tempo_##id##_cases[] = {		\
+		__VA_ARGS__,						\
+		{}							\
+	};								\
+	static struct kunit_suite tempo_##id##_suite = {		\
+		.name = "tempo_" #id,					\
+		.init = init_fn,					\
+		.exit = exit_fn,					\
+		.test_cases = tempo_##id##_cases,			\
+	};								\
+	kunit_test_suite(tempo_##id##_suite)
 
 #endif /* _TEMPO_KUNIT_H_ */

@@ -7,6 +7,7 @@
 
 #include <kunit/test.h>
 
+#include "tempo_kunit.h"
 #include "tempo_drv.h"
 
 static void placement(struct kunit *test)
@@ -37,14 +38,5 @@ static void placement(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, tempo_map_placeable(tdev, cols, 2, 2));
 }
 
-static struct kunit_case tempo_map_cases[] = {
-	KUNIT_CASE(placement),
-	{}
-};
-
-static struct kunit_suite tempo_map_suite = {
-	.name = "tempo_map",
-	.test_cases = tempo_map_cases,
-};
-
-kunit_test_suite(tempo_map_suite);
+TEMPO_KUNIT_SUITE(map, NULL, NULL,
+		  KUNIT_CASE(placement));

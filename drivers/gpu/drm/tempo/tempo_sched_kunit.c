@@ -557,21 +557,12 @@ static void sched_credit_limit_bounds_jobs_in_flight(struct kunit *test)
 	mock_sched_fini(test, mock);
 }
 
-static struct kunit_case tempo_sched_cases[] = {
-	KUNIT_CASE(sched_jobs_of_one_entity_run_and_complete_in_order),
-	KUNIT_CASE(sched_job_waits_for_its_dependency),
-	KUNIT_CASE(sched_hung_job_times_out_once),
-	KUNIT_CASE(sched_reset_leaves_the_other_jobs_on_the_hardware),
-	KUNIT_CASE(sched_teardown_cancels_jobs_on_the_hardware),
-	KUNIT_CASE(sched_entity_teardown_cancels_queued_jobs),
-	KUNIT_CASE(sched_higher_priority_entity_runs_first),
-	KUNIT_CASE(sched_credit_limit_bounds_jobs_in_flight),
-	{}
-};
-
-static struct kunit_suite tempo_sched_suite = {
-	.name = "tempo_sched",
-	.test_cases = tempo_sched_cases,
-};
-
-kunit_test_suite(tempo_sched_suite);
+TEMPO_KUNIT_SUITE(sched, NULL, NULL,
+		  KUNIT_CASE(sched_jobs_of_one_entity_run_and_complete_in_order),
+		  KUNIT_CASE(sched_job_waits_for_its_dependency),
+		  KUNIT_CASE(sched_hung_job_times_out_once),
+		  KUNIT_CASE(sched_reset_leaves_the_other_jobs_on_the_hardware),
+		  KUNIT_CASE(sched_teardown_cancels_jobs_on_the_hardware),
+		  KUNIT_CASE(sched_entity_teardown_cancels_queued_jobs),
+		  KUNIT_CASE(sched_higher_priority_entity_runs_first),
+		  KUNIT_CASE(sched_credit_limit_bounds_jobs_in_flight));

@@ -11,6 +11,7 @@
 
 #include <drm/tempo_drm.h>
 
+#include "tempo_kunit.h"
 #include "tempo_drv.h"
 
 /*
@@ -230,24 +231,13 @@ static void vm_readonly_mapping_translates_for_reads_only(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, vm_xlate(test, VA(0), 4, true));
 }
 
-static struct kunit_case tempo_vm_cases[] = {
-	KUNIT_CASE(vm_lookup_at_mapping_bounds),
-	KUNIT_CASE(vm_access_may_not_run_past_mapping_end),
-	KUNIT_CASE(vm_holes_and_foreign_addresses_are_unmapped),
-	KUNIT_CASE(vm_top_of_va_space_maps),
-	KUNIT_CASE(vm_bad_map_arguments_are_refused),
-	KUNIT_CASE(vm_overlapping_map_is_refused),
-	KUNIT_CASE(vm_auto_va_and_buffer_offset),
-	KUNIT_CASE(vm_unmap_needs_exact_range),
-	KUNIT_CASE(vm_readonly_mapping_translates_for_reads_only),
-	{}
-};
-
-static struct kunit_suite tempo_vm_suite = {
-	.name = "tempo_vm",
-	.init = vm_init,
-	.exit = vm_exit,
-	.test_cases = tempo_vm_cases,
-};
-
-kunit_test_suite(tempo_vm_suite);
+TEMPO_KUNIT_SUITE(vm, vm_init, vm_exit,
+		  KUNIT_CASE(vm_lookup_at_mapping_bounds),
+		  KUNIT_CASE(vm_access_may_not_run_past_mapping_end),
+		  KUNIT_CASE(vm_holes_and_foreign_addresses_are_unmapped),
+		  KUNIT_CASE(vm_top_of_va_space_maps),
+		  KUNIT_CASE(vm_bad_map_arguments_are_refused),
+		  KUNIT_CASE(vm_overlapping_map_is_refused),
+		  KUNIT_CASE(vm_auto_va_and_buffer_offset),
+		  KUNIT_CASE(vm_unmap_needs_exact_range),
+		  KUNIT_CASE(vm_readonly_mapping_translates_for_reads_only));

@@ -10,6 +10,7 @@
 
 #include <kunit/test.h>
 
+#include "../tempo_kunit.h"
 #include "tempo_hw_priv.h"
 
 /* An engine of four queues, not started, for arbitration. */
@@ -147,17 +148,8 @@ static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 	KUNIT_EXPECT_LE(test, NSEC_PER_MSEC, (u64)atomic64_read(&busy));
 }
 
-static struct kunit_case tempo_hqd_cases[] = {
-	KUNIT_CASE(hqd_arbitration),
-	KUNIT_CASE(hqd_preemption_and_aging),
-	KUNIT_CASE(hqd_equal_priorities_take_turns),
-	KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
-	{}
-};
-
-static struct kunit_suite tempo_hqd_suite = {
-	.name = "tempo_hqd",
-	.test_cases = tempo_hqd_cases,
-};
-
-kunit_test_suite(tempo_hqd_suite);
+TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
+		  KUNIT_CASE(hqd_arbitration),
+		  KUNIT_CASE(hqd_preemption_and_aging),
+		  KUNIT_CASE(hqd_equal_priorities_take_turns),
+		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs));

@@ -9,6 +9,7 @@
 
 #include <drm/tempo_drm.h>
 
+#include "../tempo_kunit.h"
 #include "tempo_hw_priv.h"
 
 static void pkt(struct tempo_packet *p, u32 op, u32 len)
@@ -127,18 +128,9 @@ static void isa_compare(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tempo_isa_compare(99, 5, 5));
 }
 
-static struct kunit_case tempo_isa_cases[] = {
-	KUNIT_CASE(isa_header),
-	KUNIT_CASE(isa_lengths),
-	KUNIT_CASE(isa_fields),
-	KUNIT_CASE(isa_dispatch),
-	KUNIT_CASE(isa_compare),
-	{}
-};
-
-static struct kunit_suite tempo_isa_suite = {
-	.name = "tempo_isa",
-	.test_cases = tempo_isa_cases,
-};
-
-kunit_test_suite(tempo_isa_suite);
+TEMPO_KUNIT_SUITE(isa, NULL, NULL,
+		  KUNIT_CASE(isa_header),
+		  KUNIT_CASE(isa_lengths),
+		  KUNIT_CASE(isa_fields),
+		  KUNIT_CASE(isa_dispatch),
+		  KUNIT_CASE(isa_compare));

@@ -13,6 +13,7 @@
 
 #include <drm/tempo_drm.h>
 
+#include "../tempo_kunit.h"
 #include "tempo_hw_priv.h"
 
 #define FAKE_MAX_MAPPINGS	4
@@ -183,18 +184,8 @@ static void mem_page_crossing_in_one_mapping(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EILSEQ, tempo_mem_fill(mmu, VA(1), 0, 6));
 }
 
-static struct kunit_case tempo_mem_cases[] = {
-	KUNIT_CASE(mem_readonly_mapping_rejects_writes),
-	KUNIT_CASE(mem_access_across_adjacent_mappings),
-	KUNIT_CASE(mem_access_off_the_last_mapping_faults),
-	KUNIT_CASE(mem_page_crossing_in_one_mapping),
-	{}
-};
-
-static struct kunit_suite tempo_mem_suite = {
-	.name = "tempo_mem",
-	.init = fake_init,
-	.test_cases = tempo_mem_cases,
-};
-
-kunit_test_suite(tempo_mem_suite);
+TEMPO_KUNIT_SUITE(mem, fake_init, NULL,
+		  KUNIT_CASE(mem_readonly_mapping_rejects_writes),
+		  KUNIT_CASE(mem_access_across_adjacent_mappings),
+		  KUNIT_CASE(mem_access_off_the_last_mapping_faults),
+		  KUNIT_CASE(mem_page_crossing_in_one_mapping));
