@@ -115,8 +115,9 @@ fi
 # stress_suite NAME HANG_CYCLES MODULE_CYCLES [tools/vm/run options]: one
 # VM boot with a short job timeout running the hang-and-recover cycles,
 # the module unload/reload cycles with work in flight (they reload it
-# with a long timeout: their holders keep jobs waiting on purpose, and
-# the debug kernel is slow to get to their release), half as many again
+# with a long timeout, 30 s: their holders keep jobs waiting on the
+# hardware on purpose until the script's next step, which the debug
+# kernel on a busy host delayed past 10 s once), half as many again
 # with a 100 ms timeout (jobs time out while the module goes), and the
 # fuzzer as root and as the unprivileged user (tools/tempo-fuzz/README.rst).
 stress_suite() {
@@ -125,7 +126,7 @@ stress_suite() {
 	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
 		"$probe" \
 		"TEMPO_HANG_CYCLES=$hangs build/cmake/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
-		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=10000 $modparams' tests/guest/module-cycles.sh" \
+		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh" \
 		"TEMPO_MODULE_CYCLES=$((cycles / 2)) TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
 		"build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
 		"user:build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"

@@ -179,9 +179,9 @@ wait_state() {
 echo "TAP version 13"
 echo "# module $module${params:+ ($params)}, $cycles cycles"
 # The checks before and after the cycles hold gated jobs on the hardware
-# until released, which on a debug kernel can outlast a short job timeout:
-# they run with a long one, whatever a run before this one left.
-check_params="$vm_params job_timeout_ms=10000"
+# until released, which on a debug kernel on a busy host can outlast even
+# 10 s: they run with a long timeout, whatever a run before this one left.
+check_params="$vm_params job_timeout_ms=30000"
 if loaded; then
 	unload >/dev/null
 fi
