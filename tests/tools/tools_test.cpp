@@ -7,6 +7,7 @@
  * exits 0, a usage error prints the usage on standard error and exits 2.
  * None of these opens the device.
  */
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -82,6 +83,13 @@ std::pair<int, std::string> bench(const std::string& args)
     return tempo_test::run_command(std::string{TEMPO_BENCH_PATH} + " " + args + " 2>&1");
 }
 
+/// Each of @args makes the tool at @path exit 2, a usage error.
+void expect_usage_errors(const std::string& path, std::initializer_list<const char*> args)
+{
+    for (const char* a : args)
+        EXPECT_EQ(tempo_test::run_command(path + " " + a + " 2>&1").first, 2) << a;
+}
+
 TEST(BenchCli, EachCommandHasItsOwnHelp)
 {
     for (const char* command : {"nop", "latency", "parallel", "scale"}) {
@@ -93,46 +101,34 @@ TEST(BenchCli, EachCommandHasItsOwnHelp)
 
 TEST(BenchCli, TheCommandIsRequired)
 {
-    EXPECT_EQ(bench("").first, 2);
-    EXPECT_EQ(bench("--json").first, 2);
-    EXPECT_EQ(bench("bogus").first, 2);
+    expect_usage_errors(TEMPO_BENCH_PATH, {"", "--json", "bogus"});
 }
 
 TEST(BenchCli, AnOptionOfAnotherCommandIsAnError)
 {
-    EXPECT_EQ(bench("nop --samples 10").first, 2);
-    EXPECT_EQ(bench("parallel --hist x").first, 2);
-    EXPECT_EQ(bench("latency --width 3").first, 2);
-    EXPECT_EQ(bench("scale --iterations 10").first, 2);
-    EXPECT_EQ(bench("nop --rounds 2").first, 2);
+    expect_usage_errors(TEMPO_BENCH_PATH,
+                        {"nop --samples 10", "parallel --hist x", "latency --width 3",
+                         "scale --iterations 10", "nop --rounds 2"});
 }
 
 TEST(BenchCli, ValuesOutOfRangeAreUsageErrors)
 {
-    EXPECT_EQ(bench("nop --iterations 0").first, 2);
-    EXPECT_EQ(bench("parallel --width 1").first, 2);
-    EXPECT_EQ(bench("parallel --width 65").first, 2);
-    EXPECT_EQ(bench("latency --load-ms 401").first, 2);
-    EXPECT_EQ(bench("nop --engine warp:0").first, 2);
-    EXPECT_EQ(bench("scale --files 0").first, 2);
-    EXPECT_EQ(bench("scale --files 65").first, 2);
-    EXPECT_EQ(bench("scale --rounds 0").first, 2);
-    EXPECT_EQ(bench("scale --contexts 0").first, 2);
+    expect_usage_errors(TEMPO_BENCH_PATH,
+                        {"nop --iterations 0", "parallel --width 1", "parallel --width 65",
+                         "latency --load-ms 401", "nop --engine warp:0", "scale --files 0",
+                         "scale --files 65", "scale --rounds 0", "scale --contexts 0"});
 }
 
 TEST(DemoCli, ValuesOutOfRangeAreUsageErrors)
 {
-    const std::string demo{TEMPO_DEMO_PATH};
-    for (const char* args : {"--game-group-ms 0", "--game-group-ms 101", "--game-copy-kib 4097",
-                             "--game-stream-kib 0", "--frames x"})
-        EXPECT_EQ(tempo_test::run_command(demo + " " + args + " 2>&1").first, 2) << args;
+    expect_usage_errors(TEMPO_DEMO_PATH,
+                        {"--game-group-ms 0", "--game-group-ms 101", "--game-copy-kib 4097",
+                         "--game-stream-kib 0", "--frames x"});
 }
 
 TEST(TopCli, ValuesOutOfRangeAreUsageErrors)
 {
-    const std::string top{TEMPO_TOP_PATH};
-    for (const char* args : {"--interval 0", "-n 0", "-n", "--interval 2s"})
-        EXPECT_EQ(tempo_test::run_command(top + " " + args + " 2>&1").first, 2) << args;
+    expect_usage_errors(TEMPO_TOP_PATH, {"--interval 0", "-n 0", "-n", "--interval 2s"});
 }
 
 } // namespace
