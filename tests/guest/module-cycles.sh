@@ -192,6 +192,23 @@ reload() {
 	unload >/dev/null && load "$1" >/dev/null
 }
 
+# device_works WHEN: a holder's gated, queued and spinning jobs complete
+# once released, with a clean kernel log; "device works WHEN" is the check.
+device_works() {
+	if ! start_holder --gate 2 --queued 2 --spin 50 --then release; then
+		not_ok "device works $1 (no holder)"
+		return
+	fi
+	kill -USR1 "$holder_pid"
+	if wait "$holder_pid" && log_clean; then
+		ok "device works $1"
+	else
+		not_ok "device works $1"
+		sed 's/^/#   /' "$tmp/hold.out"
+	fi
+	holder_pid=
+}
+
 # --- unloading is refused while a file is open ---------------------------
 mark_log
 if start_holder --gate 0 --then close; then
@@ -210,18 +227,7 @@ else
 	not_ok "unload refused while a file is open (no holder)"
 fi
 # The device still works after the refused unload.
-if start_holder --gate 2 --queued 2 --spin 50 --then release; then
-	kill -USR1 "$holder_pid"
-	if wait "$holder_pid" && log_clean; then
-		ok "device works after a refused unload"
-	else
-		not_ok "device works after a refused unload"
-		sed 's/^/#   /' "$tmp/hold.out"
-	fi
-	holder_pid=
-else
-	not_ok "device works after a refused unload (no holder)"
-fi
+device_works "after a refused unload"
 
 # --- cycles ----------------------------------------------------------------
 # The cycles' parameters ($TEMPO_MODPARAMS, else the VM's).
@@ -308,18 +314,7 @@ reload "$check_params" || not_ok "the module reloads for the last check"
 
 # --- the device works after all that --------------------------------------
 mark_log
-if start_holder --gate 2 --queued 2 --spin 50 --then release; then
-	kill -USR1 "$holder_pid"
-	if wait "$holder_pid" && log_clean; then
-		ok "device works after the cycles"
-	else
-		not_ok "device works after the cycles"
-		sed 's/^/#   /' "$tmp/hold.out"
-	fi
-	holder_pid=
-else
-	not_ok "device works after the cycles (no holder)"
-fi
+device_works "after the cycles"
 reload "$vm_params" || not_ok "the module reloads with the VM's parameters"
 echo "1..$n"
 totals
