@@ -152,6 +152,18 @@ kernel_env() {
 		     --module "$ko")
 }
 
+# kernel_suite SWITCH LABEL PRESET: the start of a suite on a kernel of
+# tools/vm/kernels. Skips the step and returns 1 when the environment
+# variable SWITCH is 0; else opens the section and runs kernel_env PRESET.
+kernel_suite() {
+	if [ "${!1:-1}" = 0 ]; then
+		skip_step "$2 ($1=0)"
+		return 1
+	fi
+	section "$2 (tools/vm/kernels/build --preset $3)"
+	kernel_env "$3"
+}
+
 # debug_suite: the whole suite once more on the debug kernel (the newest
 # Debian 7.x with KASAN, lockdep, UBSAN, kmemleak; see
 # tools/vm/kernels/README.rst), tempo's KUnit suites and drm_sched's own,
@@ -169,12 +181,7 @@ sched_kunit="--filter drm_sched_basic_tests.drm_sched_basic_submit"
 sched_kunit+=" --filter 'drm_sched_basic_?*_tests'"
 
 debug_suite() {
-	if [ "${TEMPO_CHECK_DEBUG_KERNEL:-1}" = 0 ]; then
-		skip_step "debug kernel (TEMPO_CHECK_DEBUG_KERNEL=0)"
-		return
-	fi
-	section "debug kernel (tools/vm/kernels/build --preset debug)"
-	kernel_env debug || return
+	kernel_suite TEMPO_CHECK_DEBUG_KERNEL "debug kernel" debug || return
 	vm_suite debug-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" tests/guest/kunit.sh \
@@ -203,12 +210,7 @@ debug_suite() {
 # left out there: its timeout and teardown cases fail on 6.1's drm_sched
 # (Documentation/testing.rst, "Kernels").
 lts_suite() {
-	if [ "${TEMPO_CHECK_LTS_KERNEL:-1}" = 0 ]; then
-		skip_step "6.1 kernel (TEMPO_CHECK_LTS_KERNEL=0)"
-		return
-	fi
-	section "6.1 kernel (tools/vm/kernels/build --preset lts)"
-	kernel_env lts || return
+	kernel_suite TEMPO_CHECK_LTS_KERNEL "6.1 kernel" lts || return
 	vm_suite lts-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
 		--list tests/guest/kernels.list "$probe" "tests/guest/kunit.sh 'tempo_[!s]*'"
