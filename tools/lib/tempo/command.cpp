@@ -28,11 +28,6 @@ Overloaded(Fns...) -> Overloaded<Fns...>;
 // WRITE_DATA: header and address before the data.
 constexpr std::size_t write_data_overhead = 3;
 
-std::vector<std::uint32_t> address_args(std::initializer_list<std::uint32_t> dwords)
-{
-    return std::vector<std::uint32_t>(dwords);
-}
-
 } // namespace
 
 std::string_view command_name(const Command& command) noexcept
@@ -101,41 +96,36 @@ CommandId CommandSink::append_dispatch(Kernel kernel, Groups groups,
 CommandId CommandSink::append_dispatch_fill(Groups groups, GpuAddress dst, std::uint32_t value,
                                             std::uint32_t bytes_per_group, const Sync& sync)
 {
-    return record(cmd::Dispatch{Kernel::Fill, groups,
-                                address_args({dst.low(), dst.high(), value, bytes_per_group})},
-                  sync);
+    const std::uint32_t args[] = {dst.low(), dst.high(), value, bytes_per_group};
+    return append_dispatch(Kernel::Fill, groups, args, sync);
 }
 
 CommandId CommandSink::append_dispatch_copy(Groups groups, GpuAddress dst, GpuAddress src,
                                             std::uint32_t bytes_per_group, const Sync& sync)
 {
-    return record(cmd::Dispatch{Kernel::Copy, groups,
-                                address_args({dst.low(), dst.high(), src.low(), src.high(),
-                                              bytes_per_group})},
-                  sync);
+    const std::uint32_t args[] = {dst.low(), dst.high(), src.low(), src.high(), bytes_per_group};
+    return append_dispatch(Kernel::Copy, groups, args, sync);
 }
 
 CommandId CommandSink::append_dispatch_atomic_inc(Groups groups, GpuAddress counter,
                                                   std::uint32_t count, const Sync& sync)
 {
-    return record(cmd::Dispatch{Kernel::AtomicInc, groups,
-                                address_args({counter.low(), counter.high(), count})},
-                  sync);
+    const std::uint32_t args[] = {counter.low(), counter.high(), count};
+    return append_dispatch(Kernel::AtomicInc, groups, args, sync);
 }
 
 CommandId CommandSink::append_dispatch_checksum(Groups groups, GpuAddress src, GpuAddress dst,
                                                 std::uint32_t bytes_per_group, const Sync& sync)
 {
-    return record(cmd::Dispatch{Kernel::Checksum, groups,
-                                address_args({src.low(), src.high(), dst.low(), dst.high(),
-                                              bytes_per_group})},
-                  sync);
+    const std::uint32_t args[] = {src.low(), src.high(), dst.low(), dst.high(), bytes_per_group};
+    return append_dispatch(Kernel::Checksum, groups, args, sync);
 }
 
 CommandId CommandSink::append_dispatch_spin(Groups groups, std::uint32_t nanoseconds,
                                             const Sync& sync)
 {
-    return record(cmd::Dispatch{Kernel::Spin, groups, address_args({nanoseconds})}, sync);
+    const std::uint32_t args[] = {nanoseconds};
+    return append_dispatch(Kernel::Spin, groups, args, sync);
 }
 
 CommandId CommandSink::append_barrier(const Sync& sync)
