@@ -183,6 +183,16 @@ T read_struct(const std::vector<std::byte>& answer, std::size_t offset = 0)
     return value;
 }
 
+// The answer of a query of one fixed-size struct; throws when it is shorter.
+template <typename T>
+T query_struct(int fd, std::uint32_t id)
+{
+    const auto answer = query(fd, id);
+    if (answer.size() < sizeof(T))
+        throw_short_answer(id, answer.size(), sizeof(T));
+    return read_struct<T>(answer);
+}
+
 Engine to_engine(std::uint16_t engine_class, std::uint16_t instance)
 {
     return Engine{static_cast<EngineClass>(engine_class), instance};
@@ -190,10 +200,7 @@ Engine to_engine(std::uint16_t engine_class, std::uint16_t instance)
 
 FileLimits read_limits(int fd)
 {
-    const auto answer = query(fd, DRM_TEMPO_QUERY_LIMITS);
-    if (answer.size() < sizeof(drm_tempo_query_limits))
-        throw_short_answer(DRM_TEMPO_QUERY_LIMITS, answer.size(), sizeof(drm_tempo_query_limits));
-    const auto l = read_struct<drm_tempo_query_limits>(answer);
+    const auto l = query_struct<drm_tempo_query_limits>(fd, DRM_TEMPO_QUERY_LIMITS);
     return FileLimits{
         .max_contexts = l.max_contexts,
         .max_mappings = l.max_mappings,
@@ -204,10 +211,7 @@ FileLimits read_limits(int fd)
 
 DeviceInfo read_device(int fd)
 {
-    const auto device = query(fd, DRM_TEMPO_QUERY_DEVICE);
-    if (device.size() < sizeof(drm_tempo_query_device))
-        throw_short_answer(DRM_TEMPO_QUERY_DEVICE, device.size(), sizeof(drm_tempo_query_device));
-    const auto d = read_struct<drm_tempo_query_device>(device);
+    const auto d = query_struct<drm_tempo_query_device>(fd, DRM_TEMPO_QUERY_DEVICE);
     return DeviceInfo{
         .num_engines = d.num_engines,
         .num_hqds = d.num_hqds,
@@ -294,13 +298,12 @@ void read_queries(detail::DeviceState& state)
 Priority detail::current_priority_ceiling(const DeviceState& state) noexcept
 {
     try {
-        const auto device = query(state.fd.get(), DRM_TEMPO_QUERY_DEVICE);
-        if (device.size() >= sizeof(drm_tempo_query_device))
-            if (const auto ceiling =
-                    priority_from_uapi(read_struct<drm_tempo_query_device>(device).max_priority))
-                return *ceiling;
+        const auto device =
+            query_struct<drm_tempo_query_device>(state.fd.get(), DRM_TEMPO_QUERY_DEVICE);
+        if (const auto ceiling = priority_from_uapi(device.max_priority))
+            return *ceiling;
     } catch (...) {
-        // fall back to what the device said when it was opened
+        // a failed or short query: fall back to what the device said when it was opened
     }
     return state.info.max_priority;
 }
