@@ -266,14 +266,15 @@ TEST_F(DeviceTest, FileLimitsAreTheModuleParameters)
     EXPECT_GT(limits.close_wait.count(), 0);
 }
 
+/// A DRM_IOCTL_TEMPO_QUERY of @id that probes the size of the answer.
+drm_tempo_query size_probe(std::uint32_t id)
+{
+    return {.extensions = 0, .query = id, .size = 0, .data = 0, .flags = 0, .pad = 0};
+}
+
 TEST_F(DeviceTest, QuerySizeProbe)
 {
-    drm_tempo_query q{.extensions = 0,
-                      .query = DRM_TEMPO_QUERY_DEVICE,
-                      .size = 0,
-                      .data = 0,
-                      .flags = 0,
-                      .pad = 0};
+    drm_tempo_query q = size_probe(DRM_TEMPO_QUERY_DEVICE);
     ASSERT_EQ(::ioctl(device().fd(), DRM_IOCTL_TEMPO_QUERY, &q), 0);
     EXPECT_EQ(q.size, sizeof(drm_tempo_query_device));
 
@@ -283,17 +284,12 @@ TEST_F(DeviceTest, QuerySizeProbe)
     EXPECT_EQ(::ioctl(device().fd(), DRM_IOCTL_TEMPO_QUERY, &q), -1);
     EXPECT_EQ(errno, EINVAL);
 
-    q = {.extensions = 0,
-         .query = DRM_TEMPO_QUERY_ENGINES,
-         .size = 0,
-         .data = 0,
-         .flags = 0,
-         .pad = 0};
+    q = size_probe(DRM_TEMPO_QUERY_ENGINES);
     ASSERT_EQ(::ioctl(device().fd(), DRM_IOCTL_TEMPO_QUERY, &q), 0);
     EXPECT_EQ(q.size, sizeof(drm_tempo_query_engines) +
                           device().info().num_engines * sizeof(drm_tempo_engine_info));
 
-    q = {.extensions = 0, .query = 0xbad, .size = 0, .data = 0, .flags = 0, .pad = 0};
+    q = size_probe(0xbad);
     EXPECT_EQ(::ioctl(device().fd(), DRM_IOCTL_TEMPO_QUERY, &q), -1);
     EXPECT_EQ(errno, EINVAL);
 }
