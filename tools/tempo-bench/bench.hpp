@@ -117,6 +117,11 @@ struct Report {
     std::vector<Ratio> ratios;
 };
 
+/// The report of @benchmark on @device, with the warm-up of @options and no rows yet.
+Report start_report(std::string benchmark, const Device& device, std::string engine,
+                    std::uint64_t iterations, const Options& options,
+                    std::vector<std::pair<std::string, std::uint64_t>> parameters);
+
 /// Summary in microseconds of samples in nanoseconds.
 tooling::Summary summarize_us(std::vector<double> samples_ns);
 

@@ -118,16 +118,8 @@ public:
 
     [[nodiscard]] Report header() const
     {
-        return Report{
-            .benchmark = "nop",
-            .device = device_.path(),
-            .engine = to_string(engine_),
-            .iterations = options_.iterations,
-            .warmup = options_.warmup,
-            .parameters = {{"submit_burst", burst_}},
-            .rows = {},
-            .ratios = {},
-        };
+        return start_report("nop", device_, to_string(engine_), options_.iterations, options_,
+                            {{"submit_burst", burst_}});
     }
 
     [[nodiscard]] Row null_ioctl() const

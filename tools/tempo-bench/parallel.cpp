@@ -207,18 +207,10 @@ Report GangBench::report() const
     for (const Engine& e : engines_)
         engine_list += (engine_list.empty() ? "" : ",") + to_string(e);
     const DeviceInfo& info = device_.info();
-    Report report{
-        .benchmark = "parallel",
-        .device = device_.path(),
-        .engine = engine_list,
-        .iterations = options_.iterations,
-        .warmup = options_.warmup,
-        .parameters = {{"width", width_},
-                       {"timestamp_frequency", info.timestamp_frequency},
-                       {"parallel_classes", info.parallel_classes}},
-        .rows = {},
-        .ratios = {},
-    };
+    Report report = start_report("parallel", device_, engine_list, options_.iterations, options_,
+                                 {{"width", width_},
+                                  {"timestamp_frequency", info.timestamp_frequency},
+                                  {"parallel_classes", info.parallel_classes}});
     const std::string n = std::to_string(width_);
     const std::array<std::string, 2> key{"gang", "plain"};
     const std::array<std::string, 2> label{"gang (1 exec, " + n + " batches)",

@@ -11,6 +11,22 @@
 
 namespace tempo::bench {
 
+Report start_report(std::string benchmark, const Device& device, std::string engine,
+                    std::uint64_t iterations, const Options& options,
+                    std::vector<std::pair<std::string, std::uint64_t>> parameters)
+{
+    return Report{
+        .benchmark = std::move(benchmark),
+        .device = device.path(),
+        .engine = std::move(engine),
+        .iterations = iterations,
+        .warmup = options.warmup,
+        .parameters = std::move(parameters),
+        .rows = {},
+        .ratios = {},
+    };
+}
+
 tooling::Summary summarize_us(std::vector<double> samples_ns)
 {
     for (double& sample : samples_ns)

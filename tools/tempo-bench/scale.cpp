@@ -216,19 +216,11 @@ int run_scale(const Options& options)
     const FileLimits& limits = probe.info().limits;
     const std::uint32_t max_contexts = std::min(limits.max_contexts, options.contexts);
 
-    Report report{
-        .benchmark = "scale",
-        .device = probe.path(),
-        .engine = to_string(engine),
-        .iterations = options.rounds,
-        .warmup = options.warmup,
-        .parameters = {{"max_contexts", max_contexts},
-                       {"max_jobs", limits.max_jobs},
-                       {"files", options.files},
-                       {"round_trips", options.samples}},
-        .rows = {},
-        .ratios = {},
-    };
+    Report report = start_report("scale", probe, to_string(engine), options.rounds, options,
+                                 {{"max_contexts", max_contexts},
+                                  {"max_jobs", limits.max_jobs},
+                                  {"files", options.files},
+                                  {"round_trips", options.samples}});
     // Row of each depth (and of the round trip, key 0) of the smallest and
     // the largest population, for the ratios.
     RowsByDepth first, last;
