@@ -69,9 +69,7 @@ class Prober {
 public:
     Prober(const Device& device, Engine engine, Priority priority)
         : device_(device),
-          engine_(engine),
-          priority_(priority),
-          context_(device, std::span{&engine, 1}, priority),
+          context_(device, engine, priority),
           target_(device, probe_bytes),
           stamps_(device, 4096),
           nop_(batch(ProbeKind::Nop)),
@@ -79,7 +77,7 @@ public:
           timeout_(tooling::hang_timeout(device))
     {}
 
-    [[nodiscard]] Priority priority() const { return priority_; }
+    [[nodiscard]] Priority priority() const { return context_.priority(); }
 
     /**
      * One round trip. A job that fails on the GPU (the scheduler's job
@@ -92,8 +90,8 @@ public:
         prepare(kind);
         const Buffer& batch = kind == ProbeKind::Dispatch ? dispatch_ : nop_;
         const auto t0 = Clock::now();
-        const auto fence =
-            context_.submit({.slot = Slot{0}, .batch = batch.gpu_address(), .out_fence = true});
+        const auto fence = context_.get().submit(
+            {.slot = Slot{0}, .batch = batch.gpu_address(), .out_fence = true});
         const auto t_submitted = Clock::now();
         const WaitResult result = fence->wait(timeout_);
         const auto t1 = Clock::now();
@@ -108,7 +106,7 @@ public:
                       .error = 0};
         if (const int status = fence->status(); status != 1) {
             sample.error = status;
-            context_ = Context(device_, std::span{&engine_, 1}, priority_);
+            context_.replace();
             return sample;
         }
         split(kind, sample, t0, t1);
@@ -154,9 +152,7 @@ private:
     }
 
     const Device& device_;
-    Engine engine_;
-    Priority priority_;
-    Context context_;
+    tooling::EngineContext context_;
     Buffer target_;
     Buffer stamps_;
     const Buffer nop_;

@@ -119,9 +119,7 @@ class Compositor {
 public:
     Compositor(const Device& device, Engine engine, Priority priority)
         : device_(device),
-          engine_(engine),
-          priority_(priority),
-          context_(device, std::span{&engine, 1}, priority),
+          context_(device, engine, priority),
           eye_(device, eye_bytes),
           frame_(device, eye_bytes),
           stamps_(device, 4096)
@@ -150,7 +148,7 @@ public:
 
     Fence submit() const
     {
-        return *context_.submit(
+        return *context_.get().submit(
             {.slot = Slot{0}, .batch = batch_->gpu_address(), .out_fence = true});
     }
 
@@ -173,13 +171,11 @@ public:
     }
 
     /// A failed job bans the context: start again with a new one.
-    void replace_context() { context_ = Context(device_, std::span{&engine_, 1}, priority_); }
+    void replace_context() { context_.replace(); }
 
 private:
     const Device& device_;
-    Engine engine_;
-    Priority priority_;
-    Context context_;
+    tooling::EngineContext context_;
     Buffer eye_;
     Buffer frame_;
     Buffer stamps_;

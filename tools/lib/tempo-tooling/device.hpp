@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <string>
 
+#include <tempo/context.hpp>
 #include <tempo/device.hpp>
 #include <tempo/types.hpp>
 
@@ -53,6 +55,33 @@ inline double ns_per_tick(const Device& device)
 {
     return 1e9 / static_cast<double>(std::max<std::uint64_t>(device.info().timestamp_frequency, 1));
 }
+
+/**
+ * A context on one engine at one priority. A job that fails bans its
+ * context, whose later jobs are all cancelled: replace() starts again with
+ * a new context like it.
+ */
+class EngineContext {
+public:
+    EngineContext(const Device& device, Engine engine, Priority priority)
+        : device_(device), engine_(engine), priority_(priority), context_(create())
+    {}
+
+    [[nodiscard]] const Context& get() const noexcept { return context_; }
+    [[nodiscard]] Priority priority() const noexcept { return priority_; }
+    void replace() { context_ = create(); }
+
+private:
+    [[nodiscard]] Context create() const
+    {
+        return Context(device_, std::span{&engine_, 1}, priority_);
+    }
+
+    const Device& device_;
+    Engine engine_;
+    Priority priority_;
+    Context context_;
+};
 
 /// Where sysfs shows the tempo module's parameter @name.
 inline std::string module_param_path(const std::string& name)
