@@ -23,6 +23,7 @@
 
 #include <tempo/tempo.hpp>
 
+#include "blocking_list.hpp"
 #include "device_fixture.hpp"
 
 namespace {
@@ -194,10 +195,7 @@ TEST_F(CommandListDeviceTest, CloneWhileTheSourceExecutes)
     const GpuAddress flag = data.gpu_address(64);
     const GpuAddress counter = data.gpu_address(128);
     CommandList source = list({.cloneable = true});
-    const CommandId fill = source.append_dispatch_fill({.x = 1}, scratch, 1, 4);
-    source.append_wait_mem(flag, tempo::Compare::Eq, 1);
-    source.append_atomic_inc(counter);
-    source.close();
+    const CommandId fill = tempo_test::record_blocking_list(source, scratch, flag, counter);
     Queue a(submitter_, Slot{0});
     Queue b(submitter_, Slot{1});
     a.execute(source);
@@ -207,7 +205,7 @@ TEST_F(CommandListDeviceTest, CloneWhileTheSourceExecutes)
     CommandList clone = source.clone();
     EXPECT_TRUE(clone.shares_recording_with(source));
     EXPECT_FALSE(clone.executing());
-    const std::uint32_t args[] = {flag.low(), flag.high(), 1, 4};
+    const auto args = tempo_test::release_args(flag);
     clone.update({.id = fill, .args = args});
     b.execute(clone);
     ASSERT_EQ(b.finish(job_wait), WaitResult::Signaled);

@@ -21,6 +21,7 @@
 #include <tempo/packet.hpp>
 #include <tempo/queue.hpp>
 
+#include "blocking_list.hpp"
 #include "fake_submitter.hpp"
 
 namespace {
@@ -552,10 +553,7 @@ TEST_F(CommandListTest, CloneWhileTheSourceExecutes)
     const GpuAddress flag = data_va + 64;
     const GpuAddress counter = data_va + 128;
     CommandList source = list({.cloneable = true});
-    const CommandId fill = source.append_dispatch_fill({.x = 1}, scratch, 1, 4);
-    source.append_wait_mem(flag, tempo::Compare::Eq, 1);
-    source.append_atomic_inc(counter);
-    source.close();
+    const CommandId fill = tempo_test::record_blocking_list(source, scratch, flag, counter);
     Queue a(fake_, Slot{0});
     Queue b(fake_, Slot{1});
     a.execute(source);
@@ -563,7 +561,7 @@ TEST_F(CommandListTest, CloneWhileTheSourceExecutes)
     EXPECT_TRUE(source.executing());
 
     CommandList clone = source.clone();
-    const std::uint32_t args[] = {flag.low(), flag.high(), 1, 4};
+    const auto args = tempo_test::release_args(flag);
     clone.update({.id = fill, .args = args});
     EXPECT_FALSE(clone.shares_recording_with(source)) << "copy-on-write";
     b.execute(clone);
