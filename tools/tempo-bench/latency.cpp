@@ -71,7 +71,7 @@ public:
         : device_(device),
           context_(device, engine, priority),
           target_(device, probe_bytes),
-          stamps_(device, 4096),
+          stamps_(device),
           nop_(batch(ProbeKind::Nop)),
           dispatch_(batch(ProbeKind::Dispatch)),
           timeout_(tooling::hang_timeout(device))
@@ -117,12 +117,12 @@ private:
     Buffer batch(ProbeKind kind) const
     {
         PacketWriter w;
-        w.write_timestamp(stamps_.gpu_address(0));
+        w.write_timestamp(stamps_.start());
         if (kind == ProbeKind::Dispatch)
             w.dispatch_fill({}, target_.gpu_address(), probe_value, probe_bytes);
         else
             w.nop();
-        w.write_timestamp(stamps_.gpu_address(8)).end();
+        w.write_timestamp(stamps_.end()).end();
         return Buffer::with_contents(device_, w.dwords());
     }
 
@@ -132,8 +132,7 @@ private:
             target_.write<std::uint32_t>(0, 0);
             target_.write<std::uint32_t>(probe_bytes - 4, 0);
         }
-        stamps_.write<std::uint64_t>(0, 0);
-        stamps_.write<std::uint64_t>(8, 0);
+        stamps_.clear();
     }
 
     /// Checks the probe's output and splits @sample at its GPU timestamps.
@@ -143,9 +142,7 @@ private:
             (target_.read<std::uint32_t>(0) != probe_value ||
              target_.read<std::uint32_t>(probe_bytes - 4) != probe_value))
             throw std::runtime_error("the dispatch probe did not write its buffer");
-        const double tick_ns = tooling::ns_per_tick(device_);
-        const double start = static_cast<double>(stamps_.read<std::uint64_t>(0)) * tick_ns;
-        const double end = static_cast<double>(stamps_.read<std::uint64_t>(8)) * tick_ns;
+        const auto [start, end] = stamps_.read_ns();
         sample.to_start = start - tooling::ns_since_epoch(t0);
         sample.run = end - start;
         sample.to_wake = tooling::ns_since_epoch(t1) - end;
@@ -154,7 +151,7 @@ private:
     const Device& device_;
     tooling::EngineContext context_;
     Buffer target_;
-    Buffer stamps_;
+    tooling::StampPair stamps_;
     const Buffer nop_;
     const Buffer dispatch_;
     std::chrono::nanoseconds timeout_;

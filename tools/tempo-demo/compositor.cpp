@@ -118,17 +118,16 @@ private:
 class Compositor {
 public:
     Compositor(const Device& device, Engine engine, Priority priority)
-        : device_(device),
-          context_(device, engine, priority),
+        : context_(device, engine, priority),
           eye_(device, eye_bytes),
           frame_(device, eye_bytes),
-          stamps_(device, 4096)
+          stamps_(device)
     {
         PacketWriter w;
-        w.write_timestamp(stamps_.gpu_address(0))
+        w.write_timestamp(stamps_.start())
             .dispatch_copy({.x = eye_groups}, frame_.gpu_address(), eye_.gpu_address(),
                            eye_bytes_per_group)
-            .write_timestamp(stamps_.gpu_address(8))
+            .write_timestamp(stamps_.end())
             .end();
         batch_ = Buffer::with_contents(device, w.dwords());
     }
@@ -142,8 +141,7 @@ public:
         eye_.write_array<std::uint32_t>(0, words);
         std::vector<std::uint32_t> zero(eye_bytes / 4, 0);
         frame_.write_array<std::uint32_t>(0, zero);
-        stamps_.write<std::uint64_t>(0, 0);
-        stamps_.write<std::uint64_t>(8, 0);
+        stamps_.clear();
     }
 
     Fence submit() const
@@ -163,22 +161,16 @@ public:
     }
 
     /// GPU timestamps (nanoseconds) of the batch's first and last packets.
-    [[nodiscard]] std::pair<double, double> stamps() const
-    {
-        const double tick = tooling::ns_per_tick(device_);
-        return {static_cast<double>(stamps_.read<std::uint64_t>(0)) * tick,
-                static_cast<double>(stamps_.read<std::uint64_t>(8)) * tick};
-    }
+    [[nodiscard]] std::pair<double, double> stamps() const { return stamps_.read_ns(); }
 
     /// A failed job bans the context: start again with a new one.
     void replace_context() { context_.replace(); }
 
 private:
-    const Device& device_;
     tooling::EngineContext context_;
     Buffer eye_;
     Buffer frame_;
-    Buffer stamps_;
+    tooling::StampPair stamps_;
     std::optional<Buffer> batch_;
 };
 

@@ -14,7 +14,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
+#include <tempo/buffer.hpp>
 #include <tempo/context.hpp>
 #include <tempo/device.hpp>
 #include <tempo/types.hpp>
@@ -81,6 +83,34 @@ private:
     Engine engine_;
     Priority priority_;
     Context context_;
+};
+
+/**
+ * The GPU timestamps of a batch's first and last packets, which it writes
+ * with WRITE_TIMESTAMP at start() and end(); clear() them before each run.
+ */
+class StampPair {
+public:
+    explicit StampPair(const Device& device) : tick_ns_(ns_per_tick(device)), buffer_(device, 4096)
+    {}
+
+    [[nodiscard]] GpuAddress start() const { return buffer_.gpu_address(0); }
+    [[nodiscard]] GpuAddress end() const { return buffer_.gpu_address(8); }
+    void clear()
+    {
+        buffer_.write<std::uint64_t>(0, 0);
+        buffer_.write<std::uint64_t>(8, 0);
+    }
+    /// Both timestamps, in nanoseconds of CLOCK_MONOTONIC.
+    [[nodiscard]] std::pair<double, double> read_ns() const
+    {
+        return {static_cast<double>(buffer_.read<std::uint64_t>(0)) * tick_ns_,
+                static_cast<double>(buffer_.read<std::uint64_t>(8)) * tick_ns_};
+    }
+
+private:
+    double tick_ns_;
+    Buffer buffer_;
 };
 
 /// Where sysfs shows the tempo module's parameter @name.
