@@ -38,6 +38,13 @@
 
 #include "tempo_drv.h"
 
+/*
+ * Syncs of each direction, and the out-syncs' syncobjs and chain nodes,
+ * that an exec keeps in &struct tempo_submit instead of allocating: a
+ * submission usually has a sync or two.
+ */
+#define TEMPO_SUBMIT_INLINE_SYNCS	4
+
 /**
  * struct tempo_submit - what one exec acquires
  * @tdev: the device
@@ -46,10 +53,14 @@
  * @ctx: the context, referenced
  * @slot: the slot of @ctx
  * @batches: GPU addresses of the batches, one per batch of the slot
- * @in: the in-syncs, copied
- * @out: the out-syncs, copied
+ * @in: the in-syncs, copied (into @in_inline when they fit)
+ * @out: the out-syncs, copied (into @out_inline when they fit)
  * @out_syncobjs: the syncobjs of @out, referenced
  * @chains: chain nodes of the timeline points of @out
+ * @in_inline: room for a few in-syncs
+ * @out_inline: room for a few out-syncs
+ * @out_syncobjs_inline: room for the syncobjs of a few out-syncs
+ * @chains_inline: room for the chain nodes of a few out-syncs
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
  */
@@ -64,6 +75,10 @@ struct tempo_submit {
 	struct drm_tempo_sync *out;
 	struct drm_syncobj **out_syncobjs;
 	struct dma_fence_chain **chains;
+	struct drm_tempo_sync in_inline[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct drm_tempo_sync out_inline[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct drm_syncobj *out_syncobjs_inline[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct dma_fence_chain *chains_inline[TEMPO_SUBMIT_INLINE_SYNCS];
 	struct tempo_job *job;
 	int out_fd;
 };
@@ -106,13 +121,22 @@ static int submit_lookup(struct tempo_submit *s)
 	return 0;
 }
 
+/* Copy @count syncs into @room when they fit, else into a new array. */
 static int copy_syncs(struct tempo_device *tdev, u64 uptr, u32 count,
-		      struct drm_tempo_sync **syncs)
+		      struct drm_tempo_sync *room, struct drm_tempo_sync **syncs)
 {
+	void __user *from = u64_to_user_ptr(uptr);
+
 	if (!count)
 		return 0;
-	*syncs = memdup_array_user(u64_to_user_ptr(uptr), count,
-				   sizeof(**syncs));
+	if (count <= TEMPO_SUBMIT_INLINE_SYNCS) {
+		if (TEMPO_IOCTL_DBG(tdev, copy_from_user(room, from,
+							 count * sizeof(*room))))
+			return -EFAULT;
+		*syncs = room;
+		return 0;
+	}
+	*syncs = memdup_array_user(from, count, sizeof(**syncs));
 	if (TEMPO_IOCTL_DBG(tdev, IS_ERR(*syncs))) {
 		int ret = PTR_ERR(*syncs);
 
@@ -143,10 +167,11 @@ static int submit_copy_in(struct tempo_submit *s)
 
 	if (TEMPO_IOCTL_DBG(s->tdev, copy_from_user(s->batches, batches, size)))
 		return -EFAULT;
-	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs, &s->in);
+	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs,
+			 s->in_inline, &s->in);
 	if (!ret)
 		ret = copy_syncs(s->tdev, args->out_syncs, args->num_out_syncs,
-				 &s->out);
+				 s->out_inline, &s->out);
 	if (!ret)
 		ret = check_syncs(s->tdev, s->in, args->num_in_syncs);
 	if (!ret)
@@ -196,10 +221,16 @@ static int submit_get_out_syncs(struct tempo_submit *s)
 
 	if (!n)
 		return 0;
-	s->out_syncobjs = kcalloc(n, sizeof(*s->out_syncobjs), GFP_KERNEL);
-	s->chains = kcalloc(n, sizeof(*s->chains), GFP_KERNEL);
-	if (!s->out_syncobjs || !s->chains)
-		return -ENOMEM;
+	if (n <= TEMPO_SUBMIT_INLINE_SYNCS) {
+		s->out_syncobjs = s->out_syncobjs_inline;
+		s->chains = s->chains_inline;
+	} else {
+		s->out_syncobjs = kcalloc(n, sizeof(*s->out_syncobjs),
+					  GFP_KERNEL);
+		s->chains = kcalloc(n, sizeof(*s->chains), GFP_KERNEL);
+		if (!s->out_syncobjs || !s->chains)
+			return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		s->out_syncobjs[i] = drm_syncobj_find(s->file, s->out[i].handle);
 		if (TEMPO_IOCTL_DBG(s->tdev, !s->out_syncobjs[i]))
@@ -276,12 +307,16 @@ static void submit_fini(struct tempo_submit *s)
 			drm_syncobj_put(s->out_syncobjs[i]);
 		dma_fence_chain_free(s->chains[i]);
 	}
-	kfree(s->chains);
-	kfree(s->out_syncobjs);
+	if (s->chains != s->chains_inline)
+		kfree(s->chains);
+	if (s->out_syncobjs != s->out_syncobjs_inline)
+		kfree(s->out_syncobjs);
 	if (s->job)
 		tempo_job_discard(s->job);
-	kfree(s->in);
-	kfree(s->out);
+	if (s->in != s->in_inline)
+		kfree(s->in);
+	if (s->out != s->out_inline)
+		kfree(s->out);
 	if (s->ctx)
 		tempo_ctx_put(s->ctx);
 }
