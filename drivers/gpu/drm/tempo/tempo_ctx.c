@@ -483,9 +483,10 @@ int tempo_ioctl_ctx_destroy(struct drm_device *dev, void *data,
  * @slot: one of its slots
  *
  * Entities are created by the first exec on their slot, at the context's
- * priority of the moment.
+ * priority of the moment, and published complete: later execs find them
+ * without the context's lock.
  *
- * Context: process; takes the context's lock.
+ * Context: process; takes the context's lock to create the entity.
  * Return: the entity, or an ERR_PTR().
  */
 struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
@@ -497,6 +498,10 @@ struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
 	u32 n;
 	int ret;
 
+	/* Pairs with the release below: an entity seen is initialised. */
+	entity = smp_load_acquire(&slot->entity);
+	if (entity)
+		return entity;
 	mutex_lock(&ctx->lock);
 	entity = slot->entity;
 	if (entity)
@@ -516,7 +521,8 @@ struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
 		entity = ERR_PTR(ret);
 		goto out;
 	}
-	slot->entity = entity;
+	/* Publish it initialised: pairs with the acquire above. */
+	smp_store_release(&slot->entity, entity);
 out:
 	mutex_unlock(&ctx->lock);
 	return entity;
