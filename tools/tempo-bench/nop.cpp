@@ -9,7 +9,9 @@
  *   round trip into the DRM core;
  * - syncobj signal+wait+reset: three syncobj ioctls on a binary syncobj;
  * - submit only: the time of DRM_IOCTL_TEMPO_EXEC alone (bursts of
- *   submissions, one wait per burst, outside the timing);
+ *   submissions, one wait per burst, outside the timing), each signalling
+ *   a timeline point; and the same without out-syncs (only the last of a
+ *   burst signals), as a bare drm_sched driver's submit;
  * - NOP round trip: submit a batch [NOP, END] and wait until its timeline
  *   point signals (syncobj wait), or its sync_file (poll);
  * - the floor: the same round trip with the module parameter floor set,
@@ -26,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <sys/ioctl.h>
 
@@ -169,6 +172,30 @@ public:
         });
     }
 
+    /// Submissions without out-syncs but the last of each burst, whose
+    /// point the burst waits for, outside the timing: a slot's jobs end in
+    /// order.
+    [[nodiscard]] Row bare_submit() const
+    {
+        Timeline timeline(device_);
+        std::array<SyncPoint, 1> signal{};
+        const Submission bare = nop();
+        Submission last = nop();
+        last.signal = signal;
+        const std::uint64_t total = options_.warmup + options_.iterations;
+        return row("submit_only_bare", "submit only, no out-sync", [&](std::uint64_t i) {
+            const bool ends_burst = (i + 1) % burst_ == 0 || i + 1 == total;
+            if (ends_burst)
+                signal[0] = timeline.next();
+            const auto t0 = Clock::now();
+            context_.submit(ends_burst ? last : bare);
+            const auto t1 = Clock::now();
+            if (ends_burst)
+                wait_last(timeline, timeout_);
+            return elapsed_ns(t0, t1);
+        });
+    }
+
     [[nodiscard]] Row sync_file() const
     {
         Submission submission = nop();
@@ -206,6 +233,42 @@ private:
     const std::chrono::nanoseconds timeout_;
 };
 
+/// The ratios of the nop rows, each where both of its rows were measured.
+std::vector<Ratio> nop_ratios(const std::vector<Row>& rows)
+{
+    struct Spec {
+        std::string_view key, label, numerator, denominator;
+    };
+    static constexpr std::array specs{
+        Spec{"round_trip_over_null_ioctl", "round trip / null ioctl", "round_trip", "null_ioctl"},
+        Spec{"submit_only_over_null_ioctl", "submit only / null ioctl", "submit_only",
+             "null_ioctl"},
+        Spec{"submit_only_bare_over_null_ioctl", "submit only, no out-sync / null ioctl",
+             "submit_only_bare", "null_ioctl"},
+        Spec{"syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl",
+             "syncobj_signal_wait_reset", "null_ioctl"},
+        Spec{"round_trip_over_floor", "round trip / floor round trip", "round_trip",
+             "floor_round_trip"},
+        Spec{"in_place_round_trip_over_floor", "run in place: round trip / floor",
+             "in_place_round_trip", "floor_round_trip"},
+        Spec{"in_place_over_round_trip", "run in place / thread: round trip", "in_place_round_trip",
+             "round_trip"},
+    };
+    const auto find = [&](std::string_view key) {
+        const auto it = std::ranges::find(rows, key, &Row::key);
+        return it == rows.end() ? nullptr : &*it;
+    };
+    std::vector<Ratio> ratios;
+    for (const Spec& spec : specs) {
+        const Row* numerator = find(spec.numerator);
+        const Row* denominator = find(spec.denominator);
+        if (numerator && denominator)
+            ratios.push_back(
+                ratio(std::string(spec.key), std::string(spec.label), *numerator, *denominator));
+    }
+    return ratios;
+}
+
 } // namespace
 
 int run_nop(const Options& options)
@@ -220,6 +283,7 @@ int run_nop(const Options& options)
             bench.null_ioctl(),
             bench.syncobj(),
             bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
+            bench.bare_submit(),
             bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
             bench.sync_file(),
         };
@@ -230,27 +294,7 @@ int run_nop(const Options& options)
     if (auto in_place = ModuleSwitch::enter("run_in_place", true))
         report.rows.push_back(bench.timeline("in_place_round_trip",
                                              "run in place: NOP round trip (syncobj wait)", true));
-    const auto& rows = report.rows;
-    report.ratios = {
-        ratio("round_trip_over_null_ioctl", "round trip / null ioctl", rows[3], rows[0]),
-        ratio("submit_only_over_null_ioctl", "submit only / null ioctl", rows[2], rows[0]),
-        ratio("syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl", rows[1],
-              rows[0]),
-    };
-    const auto find = [&](std::string_view key) {
-        const auto it = std::ranges::find(rows, key, &Row::key);
-        return it == rows.end() ? nullptr : &*it;
-    };
-    if (const Row* floor = find("floor_round_trip")) {
-        report.ratios.push_back(
-            ratio("round_trip_over_floor", "round trip / floor round trip", rows[3], *floor));
-        if (const Row* in_place = find("in_place_round_trip"))
-            report.ratios.push_back(ratio("in_place_round_trip_over_floor",
-                                          "run in place: round trip / floor", *in_place, *floor));
-    }
-    if (const Row* in_place = find("in_place_round_trip"))
-        report.ratios.push_back(ratio("in_place_over_round_trip",
-                                      "run in place / thread: round trip", *in_place, rows[3]));
+    report.ratios = nop_ratios(report.rows);
     print(report, options.json);
     return 0;
 }
