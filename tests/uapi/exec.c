@@ -1387,6 +1387,37 @@ TEST_F(exec_sync, every_out_sync_is_signalled)
 	close(fence);
 }
 
+/* Execs of 1 to 8 out-syncs, half binary and half timeline points. */
+TEST_F(exec_sync, every_out_sync_is_signalled_whatever_their_number)
+{
+	struct tempo_env *e = &self->env;
+	uint64_t va = tempo_mark_batch(e, 0, MARK_AFTER, 1);
+	struct drm_tempo_sync out[8];
+	uint64_t points[8];
+	uint32_t handles[8];
+
+	for (uint32_t n = 1; n <= 8; n++) {
+		for (uint32_t i = 0; i < n; i++) {
+			points[i] = i % 2 ? i + 1 : 0;
+			out[i] = (struct drm_tempo_sync){ .point = points[i] };
+			ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &handles[i]));
+			out[i].handle = handles[i];
+		}
+		ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, self->gfx, va, NULL, 0,
+					out, n, NULL));
+		ASSERT_EQ(0, drmSyncobjTimelineWait(e->fd, handles, points, n,
+						    tempo_deadline_ns(TEMPO_WAIT_MS),
+						    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+						    NULL));
+		for (uint32_t i = 0; i < n; i++) {
+			if (!points[i])
+				ASSERT_EQ(1, tempo_syncobj_status(e->fd,
+								  handles[i], 0));
+			ASSERT_EQ(0, drmSyncobjDestroy(e->fd, handles[i]));
+		}
+	}
+}
+
 /*
  * Job A, on compute, blocks on the gate and signals @s; job B, on gfx,
  * waits for @s: it stays blocked until the gate opens, then both run.
