@@ -174,7 +174,7 @@ int tempo_ioctl_query(struct drm_device *dev, void *data,
 	if (TEMPO_IOCTL_DBG(tdev, args->size != size))
 		return -EINVAL;
 
-	answer = kzalloc(size, GFP_KERNEL);
+	answer = kzalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!answer)
 		return -ENOMEM;
 	fn->fill(tdev, file, answer);

@@ -226,8 +226,8 @@ static int submit_get_out_syncs(struct tempo_submit *s)
 		s->chains = s->chains_inline;
 	} else {
 		s->out_syncobjs = kcalloc(n, sizeof(*s->out_syncobjs),
-					  GFP_KERNEL);
-		s->chains = kcalloc(n, sizeof(*s->chains), GFP_KERNEL);
+					  GFP_KERNEL_ACCOUNT);
+		s->chains = kcalloc(n, sizeof(*s->chains), GFP_KERNEL_ACCOUNT);
 		if (!s->out_syncobjs || !s->chains)
 			return -ENOMEM;
 	}

@@ -57,14 +57,15 @@ static const struct dma_fence_ops tempo_hw_fence_ops = {
  * tempo_hw_fence_alloc() - allocate the fence of a future job
  *
  * The fence is initialised by tempo_hw_hqd_submit(), which must not
- * allocate; until then free it with tempo_hw_fence_free().
+ * allocate; until then free it with tempo_hw_fence_free().  The
+ * allocation is charged to the caller's memory cgroup.
  *
  * Context: process; may sleep.
  * Return: the fence or NULL.
  */
 struct tempo_hw_fence *tempo_hw_fence_alloc(void)
 {
-	return kzalloc(sizeof(struct tempo_hw_fence), GFP_KERNEL);
+	return kzalloc(sizeof(struct tempo_hw_fence), GFP_KERNEL_ACCOUNT);
 }
 
 /**
