@@ -176,7 +176,9 @@ kernel_suite() {
 # KASAN reports show, both races are the tests' own; see
 # Documentation/testing.rst.
 # The drm_sched_scheduler_* suites (many clients, overhead: about two
-# minutes there) are left out too, for make check's time.
+# minutes there) are left out too, for make check's time, and so are the
+# device-free programs (*_unit_test: about 90 s there), which the
+# production suite and the clang build's ctest run already.
 sched_kunit="--filter drm_sched_basic_tests.drm_sched_basic_submit"
 sched_kunit+=" --filter 'drm_sched_basic_?*_tests'"
 
@@ -184,7 +186,7 @@ debug_suite() {
 	kernel_suite TEMPO_CHECK_DEBUG_KERNEL "debug kernel" debug || return
 	vm_suite debug-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
-		--discover "$probe" tests/guest/kunit.sh \
+		--discover --exclude '*_unit_test' "$probe" tests/guest/kunit.sh \
 		"tests/guest/kunit.sh --modprobe drm-sched-tests $sched_kunit 'drm_sched_*'"
 	# drm_sched's FAIR run-queue policy (7.x; priority is a weight, not
 	# strict order): tempo's priorities must hold under it too. The long

@@ -20,6 +20,8 @@
 #
 # Options:
 #   --discover        add the discovered programs even when COMMANDs are given
+#   --exclude GLOB    leave out discovered programs whose file name matches
+#                     GLOB (may be repeated)
 #   --list FILE       read more COMMANDs from FILE (same syntax as above)
 #   --user NAME       unprivileged user (default $TEMPO_VM_USER, else nobody)
 #   --timeout SEC     limit for each program (default 900)
@@ -40,6 +42,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
 discover=0
+excludes=()
 lists=()
 user=${TEMPO_VM_USER:-nobody}
 per_timeout=900
@@ -51,6 +54,7 @@ usage() { awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit "$
 while [ $# -gt 0 ]; do
 	case $1 in
 	--discover) discover=1; shift ;;
+	--exclude) excludes+=("$2"); shift 2 ;;
 	--list) lists+=("$2"); shift 2 ;;
 	--user) user=$2; shift 2 ;;
 	--timeout) per_timeout=$2; shift 2 ;;
@@ -88,16 +92,26 @@ for l in "${lists[@]}"; do
 	read_list "" "$l"
 done
 
+# excluded FILE: whether --exclude leaves FILE out.
+excluded() {
+	local g
+	for g in "${excludes[@]}"; do
+		# shellcheck disable=SC2053 # GLOB is a pattern
+		[[ ${1##*/} == $g ]] && return 0
+	done
+	return 1
+}
+
 if [ "$discover" = 1 ]; then
 	if [ -d build/cmake/tests/uapi ]; then
 		while IFS= read -r f; do
-			cmds+=("$f")
+			excluded "$f" || cmds+=("$f")
 		done < <(find build/cmake/tests/uapi -maxdepth 1 -type f -perm -u+x \
 			! -name '*.o' ! -name '*.d' ! -name '*.so' ! -name '.*' | LC_ALL=C sort)
 	fi
 	if [ -d build/cmake/tests ]; then
 		while IFS= read -r f; do
-			cmds+=("$f")
+			excluded "$f" || cmds+=("$f")
 		done < <(find build/cmake/tests -type d -name CMakeFiles -prune -o \
 			-type f -perm -u+x \( -name '*_test' -o -name '*tests' \) -print | LC_ALL=C sort)
 	fi
