@@ -46,6 +46,24 @@ void tempo_compat_show_fdinfo(struct seq_file *m, struct file *f);
 #endif
 
 /*
+ * PRIME: DRM uses its own helpers where the driver leaves these members
+ * unset; older kernels (6.1) fail the PRIME ioctls with -ENOSYS, and
+ * mmap() of an exported buffer, unless the driver names them.
+ */
+#ifdef TEMPO_HAVE_PRIME_HANDLE_TO_FD
+#define TEMPO_DRIVER_PRIME_FD \
+	.prime_handle_to_fd = drm_gem_prime_handle_to_fd, \
+	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+#else
+#define TEMPO_DRIVER_PRIME_FD
+#endif
+#ifdef TEMPO_HAVE_GEM_PRIME_MMAP
+#define TEMPO_DRIVER_PRIME_MMAP	.gem_prime_mmap = drm_gem_prime_mmap,
+#else
+#define TEMPO_DRIVER_PRIME_MMAP
+#endif
+
+/*
  * Timeout verdicts. Kernels without NO_HANG have no way to say "not hung":
  * the handler then stops and restarts the scheduler to put the job back.
  */

@@ -39,6 +39,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_prime.h>
 #include <drm/tempo_drm.h>
 
 #include "hw/tempo_hw.h"
@@ -281,6 +282,8 @@ static const struct drm_driver tempo_driver = {
 	.fops = &tempo_fops,
 	/* DRM_GEM_SHMEM_DRIVER_OPS, with tempo's size limit on dumb buffers */
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+	TEMPO_DRIVER_PRIME_FD
+	TEMPO_DRIVER_PRIME_MMAP
 	.dumb_create = tempo_gem_dumb_create,
 	.gem_create_object = tempo_gem_create_object,
 	.name = DRIVER_NAME,
