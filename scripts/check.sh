@@ -34,7 +34,11 @@ details=()
 skips=()
 t_start=$(date +%s)
 
-section() { printf '\n==> %s\n' "$*"; }
+# Each section says when it starts, in minutes since make check began.
+section() {
+	local t=$(($(date +%s) - t_start))
+	printf '\n==> %s [%dm%02ds]\n' "$*" $((t / 60)) $((t % 60))
+}
 fail_step() { failures+=("$1"); echo "check: FAILED: $1"; }
 skip_step() { skips+=("$1"); echo "check: skipped: $1"; }
 # What a failure was, repeated in the summary: the end of the output is
