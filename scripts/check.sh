@@ -188,6 +188,7 @@ sched_kunit+=" --filter 'drm_sched_basic_?*_tests'"
 
 debug_suite() {
 	kernel_suite TEMPO_CHECK_DEBUG_KERNEL "debug kernel" debug || return
+	start_host_checks
 	vm_suite debug-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
 		--discover --exclude '*_unit_test' "$probe" tests/guest/kunit.sh \
@@ -282,10 +283,11 @@ modparams=${TEMPO_CHECK_MODPARAMS:-}
 # worth running.
 probe="grep -q '^tempo ' /proc/modules && ls -l /dev/dri && test -c /dev/dri/renderD128"
 
-# The kernels built from source (6.1, the 7.x debug kernel) build in the
-# background at the lowest priority while the VM runs on Debian's kernel:
-# they take the CPU time the VM leaves. kernel_env waits for them (the
-# build's lock) when their suites come.
+# The kernels built from source (the 7.x debug kernel, then 6.1) build in
+# the background at the lowest priority while the VM runs on Debian's
+# kernel: they take the CPU time the VM leaves. The debug kernel comes
+# first: its suites are the longest, and 6.1 then builds while they run.
+# kernel_env waits for them (the build's lock) when their suites come.
 prebuild_kernels() {
 	local p
 	for p in "$@"; do
@@ -294,12 +296,28 @@ prebuild_kernels() {
 	done
 }
 prebuild=()
-[ "${TEMPO_CHECK_LTS_KERNEL:-1}" = 0 ] || prebuild+=(lts)
 [ "${TEMPO_CHECK_DEBUG_KERNEL:-1}" = 0 ] || prebuild+=(debug)
+[ "${TEMPO_CHECK_LTS_KERNEL:-1}" = 0 ] || prebuild+=(lts)
 if [ "$module_ok" = 1 ] && [ ${#prebuild[@]} -gt 0 ]; then
 	mkdir -p "$logs"
 	prebuild_kernels "${prebuild[@]}" &
 fi
+
+# The install test and the build gates need no VM: they run on the host,
+# at the lowest priority, while the VM runs the debug kernel's suites
+# (started there, once that kernel is built, or after the last suite);
+# the end of this script shows and counts them.
+host_pid=
+start_host_checks() {
+	[ -z "$host_pid" ] || return 0
+	mkdir -p "$logs"
+	{
+		[ ! -x tests/install/run.sh ] ||
+			nice -n 19 tests/install/run.sh >"$logs/install.out" 2>&1
+		nice -n 19 scripts/gates.sh >"$logs/gates.out" 2>&1
+	} &
+	host_pid=$!
+}
 
 if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
@@ -314,19 +332,20 @@ if [ "$module_ok" = 1 ]; then
 		build/cmake/tests/uapi/parallel \
 		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
 	stress_suite stress 100 24
-	lts_suite
 	debug_suite
+	lts_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then
 	echo "check: the module did not build; not booting the VM"
 else
 	skip_step "no driver sources: nothing to run in the VM"
 fi
 
-# --- install test -----------------------------------------------------------
-# DKMS in temporary trees, make install into a staging directory and
-# programs built against it, on the host: one pass or failure per step.
+# --- install test and build gates (started above, on the host) -------------
+# The install test: DKMS in temporary trees, make install into a staging
+# directory and programs built against it: one pass or failure per step.
 # Then the DKMS part runs again in the VM, which loads the module it built
-# (about 5 minutes under TCG; only with TEMPO_CHECK_INSTALL_VM=1).
+# (about 5 minutes under TCG; only with TEMPO_CHECK_INSTALL_VM=1). The
+# gates: scripts/gates.sh, one pass or failure per gate.
 
 # count_tap NAME OUTPUT: adds the "ok"/"not ok" lines of OUTPUT to the totals.
 count_tap() {
@@ -341,9 +360,12 @@ count_tap() {
 	[ $((p + f)) -gt 0 ] || fail_step "$1 reported nothing"
 }
 
+start_host_checks
+wait "$host_pid"
+
 section "install test (tests/install/run.sh)"
 if [ -x tests/install/run.sh ]; then
-	install_out=$(tests/install/run.sh 2>&1)
+	install_out=$(cat "$logs/install.out" 2>/dev/null)
 	echo "$install_out"
 	count_tap "tests/install/run.sh" "$install_out"
 	if [ "${TEMPO_CHECK_INSTALL_VM:-0}" = 1 ]; then
@@ -360,16 +382,10 @@ else
 	skip_step "no tests/install/run.sh"
 fi
 
-# --- build gates ------------------------------------------------------------
 section "build gates (scripts/gates.sh)"
-if gates_out=$(scripts/gates.sh 2>&1); then :; fi
+gates_out=$(cat "$logs/gates.out" 2>/dev/null)
 echo "$gates_out"
-p=$(grep -c '^ok ' <<<"$gates_out")
-f=$(grep -c '^not ok ' <<<"$gates_out")
-passed=$((passed + p))
-failed=$((failed + f))
-# The sparse gate rebuilds the module with C=2; leave a plain build.
-$make modules KVER="$vm_kver" >/dev/null 2>&1 || fail_step "make modules after the gates"
+count_tap "scripts/gates.sh" "$gates_out"
 
 # --- summary ----------------------------------------------------------------
 failed=$((failed + ${#failures[@]}))
