@@ -295,8 +295,19 @@ static bool before(const struct tempo_dispatch *a,
 	return ra > rb || (ra == rb && a->seq < b->seq);
 }
 
-/* The sequencer: which dispatch the next idle CU serves. */
-static struct tempo_dispatch *cu_pick(struct tempo_cu_pool *pool)
+/**
+ * tempo_cu_pick() - the sequencer: which dispatch the next idle CU serves
+ * @pool: the CU pool, its lock held
+ *
+ * Low-priority dispatches may not take the CUs that @pool reserves while a
+ * high-priority queue has work. Among the others, by priority the highest
+ * queue's dispatch goes first (the oldest among equals); otherwise one is
+ * chosen at random.
+ *
+ * Context: any, with @pool's lock held.
+ * Return: the dispatch, or NULL when none may take a CU now.
+ */
+struct tempo_dispatch *tempo_cu_pick(struct tempo_cu_pool *pool)
 {
 	struct tempo_dispatch *d, *best = NULL;
 	u32 n = 0, pick;
@@ -338,7 +349,7 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 	struct tempo_dispatch *d;
 
 	spin_lock(&pool->lock);
-	d = cu_pick(pool);
+	d = tempo_cu_pick(pool);
 	if (d) {
 		grp->d = d;
 		group_take(grp);
@@ -405,7 +416,7 @@ static bool cu_should_wake(struct tempo_cu_pool *pool)
 	if (kthread_should_stop())
 		return true;
 	spin_lock(&pool->lock);
-	work = cu_pick(pool);
+	work = tempo_cu_pick(pool);
 	spin_unlock(&pool->lock);
 	return work;
 }

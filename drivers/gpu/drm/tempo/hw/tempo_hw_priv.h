@@ -327,5 +327,6 @@ void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
 			     struct tempo_dispatch *d, u64 *held_ns,
 			     u64 *cpu_ns);
 void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy);
+struct tempo_dispatch *tempo_cu_pick(struct tempo_cu_pool *pool);
 
 #endif /* _TEMPO_HW_PRIV_H_ */
