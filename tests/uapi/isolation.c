@@ -329,31 +329,30 @@ TEST_F(isolation, a_banned_context_bans_nothing_in_another_file)
 /* ------------------------------------------------------------------------ */
 /* Syncobjs */
 
+/* libdrm's syncobj calls, each as 0 or -errno. */
+static int errno_of(int ret)
+{
+	return ret < 0 ? -errno : 0;
+}
+
 static int syncobj_destroy(int fd, uint32_t h)
 {
-	struct drm_syncobj_destroy d = { .handle = h };
-
-	return tempo_ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+	return errno_of(drmSyncobjDestroy(fd, h));
 }
 
 static int syncobj_wait(int fd, uint32_t h)
 {
-	struct drm_syncobj_wait w = {
-		.handles = (uint64_t)(uintptr_t)&h,
-		.count_handles = 1,
-	};
-
-	return tempo_ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+	return errno_of(drmSyncobjWait(fd, &h, 1, 0, 0, NULL));
 }
 
-static int syncobj_array(int fd, unsigned long req, uint32_t h)
+static int syncobj_signal(int fd, uint32_t h)
 {
-	struct drm_syncobj_array a = {
-		.handles = (uint64_t)(uintptr_t)&h,
-		.count_handles = 1,
-	};
+	return errno_of(drmSyncobjSignal(fd, &h, 1));
+}
 
-	return tempo_ioctl(fd, req, &a);
+static int syncobj_reset(int fd, uint32_t h)
+{
+	return errno_of(drmSyncobjReset(fd, &h, 1));
 }
 
 TEST_F(isolation, guessed_syncobj_handles_reach_no_syncobj)
@@ -373,10 +372,8 @@ TEST_F(isolation, guessed_syncobj_handles_reach_no_syncobj)
 		struct drm_tempo_sync s = { .handle = h };
 
 		ASSERT_EQ(-ENOENT, syncobj_wait(self->bare, h));
-		ASSERT_EQ(-ENOENT, syncobj_array(self->bare,
-						 DRM_IOCTL_SYNCOBJ_SIGNAL, h));
-		ASSERT_EQ(-ENOENT, syncobj_array(self->bare,
-						 DRM_IOCTL_SYNCOBJ_RESET, h));
+		ASSERT_EQ(-ENOENT, syncobj_signal(self->bare, h));
+		ASSERT_EQ(-ENOENT, syncobj_reset(self->bare, h));
 		ASSERT_EQ(-EINVAL, syncobj_destroy(self->bare, h));
 		/* Nor through an exec of B (which has no syncobj). */
 		ASSERT_EQ(-ENOENT, tempo_exec(b->fd, b->ctx, self->slot,
@@ -406,7 +403,7 @@ TEST_F(isolation, syncobj_handles_are_per_file)
 	ASSERT_EQ(0, drmSyncobjCreate(self->bare, 0, &hb));
 	ASSERT_EQ(ha, hb);	/* both files' first syncobj */
 	/* The bare file signals and destroys its own; A's is untouched. */
-	ASSERT_EQ(0, syncobj_array(self->bare, DRM_IOCTL_SYNCOBJ_SIGNAL, hb));
+	ASSERT_EQ(0, syncobj_signal(self->bare, hb));
 	ASSERT_EQ(0, syncobj_wait(self->bare, hb));
 	ASSERT_EQ(-EINVAL, syncobj_wait(a->fd, ha));	/* still no fence */
 	ASSERT_EQ(0, syncobj_destroy(self->bare, hb));

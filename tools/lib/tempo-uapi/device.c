@@ -27,13 +27,11 @@ bool tempo_is_tempo(int fd)
 	return ret;
 }
 
-/* $TEMPO_DEVICE, else its old name $TEMPO_RENDER_NODE, else NULL. */
+/* $TEMPO_DEVICE, or NULL when it is unset or empty. */
 static const char *device_env(void)
 {
 	const char *path = getenv(TEMPO_DEVICE_ENV);
 
-	if (!path || !*path)
-		path = getenv("TEMPO_RENDER_NODE");
 	return path && *path ? path : NULL;
 }
 

@@ -42,8 +42,8 @@
  * TEMPO_DEVICE_ENV - the environment variable that names the node to use
  *
  * A path, which replaces the search for the render node driven by tempo
- * (it must be a node of the tempo driver, render or card). The variable's
- * old name, TEMPO_RENDER_NODE, is still read when it is unset.
+ * (it must be a node of the tempo driver, render or card), in every tool,
+ * test and library of tempo.
  */
 #define TEMPO_DEVICE_ENV	"TEMPO_DEVICE"
 
