@@ -71,7 +71,8 @@ INSTANTIATE_TEST_SUITE_P(Tools, ToolCli,
                          ::testing::Values(Tool{"tempo-info", TEMPO_INFO_PATH},
                                            Tool{"tempo-top", TEMPO_TOP_PATH},
                                            Tool{"tempo-bench", TEMPO_BENCH_PATH},
-                                           Tool{"tempo-demo", TEMPO_DEMO_PATH}),
+                                           Tool{"tempo-demo", TEMPO_DEMO_PATH},
+                                           Tool{"tempo-fuzz", TEMPO_FUZZ_PATH}),
                          [](const auto& param_info) {
                              std::string name = param_info.param.name;
                              name.erase(0, name.find('-') + 1);

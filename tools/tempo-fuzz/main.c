@@ -58,7 +58,7 @@ struct run {
 
 static void usage(FILE *out)
 {
-	fputs("usage: tempo-fuzz [options]\n"
+	fputs("Usage: tempo-fuzz [options]\n"
 	      "  --seed N             random seed (default: from the clock; always printed)\n"
 	      "  --seconds S          how long to fuzz (default 20)\n"
 	      "  --iterations N       stop after N calls (default: no limit)\n"
@@ -72,7 +72,8 @@ static void usage(FILE *out)
 	      "                       (6.12's DRM core warns on those: not a tempo issue)\n"
 	      "  --fast N             cheap calls between two operations (default 64)\n"
 	      "  -v, --verbose        more output\n"
-	      "  -h, --help           this text\n", out);
+	      "  -h, --help           this text\n"
+	      "      --version        print the version and exit\n", out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -120,14 +121,24 @@ static void set_option(struct options *o, const struct opt_desc *d,
 		*(uint64_t *)field = strtoull(arg, NULL, 0);
 }
 
+/* A usage error: what was wrong, then the usage, on standard error. */
+static int usage_error(const char *what)
+{
+	fprintf(stderr, "tempo-fuzz: %s\n", what);
+	usage(stderr);
+	return -1;
+}
+
 /* Options into @o: 0, or -1 after a usage message. */
 static int parse(int argc, char **argv, struct options *o)
 {
-	struct option longs[NUM_OPTS + 2] = {
+	struct option longs[NUM_OPTS + 3] = {
 		[NUM_OPTS] = { "help", no_argument, NULL, 'h' },
+		[NUM_OPTS + 1] = { "version", no_argument, NULL, 'V' },
 	};
 	int opt;
 
+	opterr = 0;	/* usage_error() names the program, not argv[0] */
 	for (unsigned int i = 0; i < NUM_OPTS; i++)
 		longs[i] = (struct option){
 			opt_descs[i].name,
@@ -139,17 +150,20 @@ static int parse(int argc, char **argv, struct options *o)
 			set_option(o, &opt_descs[opt - 256], optarg);
 		} else if (opt == 'v') {
 			o->verbose = true;
+		} else if (opt == 'h') {
+			usage(stdout);
+			exit(0);
+		} else if (opt == 'V') {
+			printf("tempo-fuzz %s\n", TEMPO_VERSION_STRING);
+			exit(0);
 		} else {
-			usage(opt == 'h' ? stdout : stderr);
-			if (opt == 'h')
-				exit(0);
-			return -1;
+			return usage_error("unknown option or missing value");
 		}
 	}
-	if (optind != argc || o->seconds <= 0 || o->chunk_seconds <= 0) {
-		usage(stderr);
-		return -1;
-	}
+	if (optind != argc)
+		return usage_error("unexpected argument");
+	if (o->seconds <= 0 || o->chunk_seconds <= 0)
+		return usage_error("--seconds and --chunk-seconds must be positive");
 	return 0;
 }
 
