@@ -4,14 +4,18 @@
  *
  * A program built against an installed libtempo (tests/install/run.sh):
  * it calls into the library without needing a tempo device, and reports
- * the device when there is one.
+ * the device when there is one. It includes the uAPI header too, which
+ * tempo::tempo (or tempo.pc) alone must make compile.
  */
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include <drm/tempo_drm.h>
 #include <tempo/tempo.hpp>
 #include <tempo/version.hpp>
+
+static_assert(sizeof(drm_tempo_query) % 8 == 0, "uAPI structures are 8-byte aligned");
 
 int main()
 {
