@@ -389,8 +389,7 @@ count_tap "scripts/gates.sh" "$gates_out"
 
 # --- summary ----------------------------------------------------------------
 failed=$((failed + ${#failures[@]}))
-elapsed=$(($(date +%s) - t_start))
-section "summary ($((elapsed / 60))m$((elapsed % 60))s)"
+section "summary"
 for s in "${skips[@]}"; do echo "  skipped: $s"; done
 for f in "${failures[@]}"; do echo "  FAILED:  $f"; done
 for d in "${details[@]}"; do echo "    $d"; done

@@ -12,6 +12,7 @@
 #include <string>
 
 #include <drm/tempo_drm.h>
+
 #include <tempo/tempo.hpp>
 #include <tempo/version.hpp>
 
