@@ -421,4 +421,40 @@ TEST_F(query, answers_are_the_same_on_every_call)
 	free(hqds2);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The driver's identity */
+
+FIXTURE(identity) {
+	int fd;
+};
+
+FIXTURE_SETUP(identity)
+{
+	TEMPO_OPEN_SETUP(self->fd);
+}
+
+FIXTURE_TEARDOWN(identity)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* DRM_IOCTL_VERSION names tempo; MODULE_VERSION is the project's version. */
+TEST_F(identity, driver_names_itself_and_the_module_its_version)
+{
+	char module_version[32] = "";
+	drmVersionPtr v = drmGetVersion(self->fd);
+	FILE *f;
+
+	ASSERT_NE(NULL, v);
+	EXPECT_STREQ("tempo", v->name);
+	drmFreeVersion(v);
+	f = fopen("/sys/module/tempo/version", "r");
+	ASSERT_NE(NULL, f) TH_LOG("/sys/module/tempo/version: %s", strerror(errno));
+	ASSERT_NE(NULL, fgets(module_version, sizeof(module_version), f));
+	fclose(f);
+	module_version[strcspn(module_version, "\n")] = '\0';
+	EXPECT_STREQ(TEMPO_PROJECT_VERSION, module_version);
+}
+
 TEST_HARNESS_MAIN
