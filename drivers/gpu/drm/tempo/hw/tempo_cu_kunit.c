@@ -14,6 +14,10 @@
 /* Queues at LOW, NORMAL and HIGH programming, and one more NORMAL one. */
 enum { LOW, NORMAL, HIGH, NORMAL2, NUM_QUEUES };
 
+/* Queue priorities within the normal pipe priority: below and above NORMAL. */
+#define QUEUE_PRIO_LOW		(TEMPO_HW_QUEUE_PRIO_NORMAL - 4)
+#define QUEUE_PRIO_RAISED	(TEMPO_HW_QUEUE_PRIO_NORMAL + 4)
+
 struct cu_fixture {
 	struct tempo_cu_pool pool;
 	struct tempo_hw_hqd hqd[NUM_QUEUES];
@@ -23,8 +27,14 @@ struct cu_fixture {
 static struct cu_fixture *fake_pool(struct kunit *test, u32 reserved,
 				    bool by_priority)
 {
-	static const u32 pipe[] = { 1, 1, TEMPO_HW_PIPE_PRIO_MAX, 1 };
-	static const u32 queue[] = { 3, 7, TEMPO_HW_QUEUE_PRIO_MAX, 7 };
+	static const u32 pipe[] = {
+		TEMPO_HW_PIPE_PRIO_NORMAL, TEMPO_HW_PIPE_PRIO_NORMAL,
+		TEMPO_HW_PIPE_PRIO_MAX, TEMPO_HW_PIPE_PRIO_NORMAL,
+	};
+	static const u32 queue[] = {
+		QUEUE_PRIO_LOW, TEMPO_HW_QUEUE_PRIO_NORMAL,
+		TEMPO_HW_QUEUE_PRIO_MAX, TEMPO_HW_QUEUE_PRIO_NORMAL,
+	};
 	struct cu_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	int i;
 
@@ -79,7 +89,7 @@ static void cu_sequencer_serves_the_highest_queue_first(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, &f->d[LOW], pick(f));
 	/* a queue's priority is read at each pick: raising it counts at once */
 	queue_dispatch(f, NORMAL);
-	f->hqd[LOW].mqd.queue_priority = 11;
+	f->hqd[LOW].mqd.queue_priority = QUEUE_PRIO_RAISED;
 	KUNIT_EXPECT_PTR_EQ(test, &f->d[LOW], pick(f));
 }
 
