@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Turn igt_runner's results.json into TAP lines and a kselftest total.
 
-    tools/igt/summarise.py [--skips FILE] [--have FEATURE]... RESULTS_JSON
+    tools/igt/summarise.py [--skips FILE] [--have FEATURE]... [--not-run]
+                           RESULTS_JSON
+    tools/igt/summarise.py --skips FILE [--have FEATURE]... --not-run-regex
 
 A subtest passes when IGT says "pass".  A skip (or "notrun") passes only
 when a line of the skip file explains it: "PATTERN [unless FEATURE] --
@@ -11,11 +13,18 @@ FEATURE" the skip is explained only when --have FEATURE was not given
 (the kernel lacks it).  Every other result (fail, crash, timeout,
 incomplete, dmesg-warn, ...) fails, and so does an unexplained skip.
 Exit status 1 when anything failed.
+
+--not-run-regex prints a regular expression for igt_runner's -x: the
+subtests that an "unless FEATURE" rule says skip on this kernel (FEATURE
+not given), which need not be started only to skip; empty when there
+are none. --not-run then says that they were left out: each such rule
+counts as one skip, with its reason.
 """
 
 import argparse
 import fnmatch
 import json
+import re
 import sys
 
 
@@ -45,14 +54,38 @@ def skip_reason(name, rules, have):
     return None
 
 
+def feature_rules(rules, have):
+    """The "unless FEATURE" rules whose feature the kernel lacks."""
+    return [r for r in rules if r[1] is not None and r[1] not in have]
+
+
+def glob_regex(pattern):
+    """A shell glob as an anchored regular expression (GLib's, igt_runner's)."""
+    out = []
+    for c in pattern:
+        out.append(".*" if c == "*" else "." if c == "?" else re.escape(c))
+    return "".join(out)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skips", help="the file explaining expected skips")
     parser.add_argument("--have", action="append", default=[], help="a feature the kernel has")
-    parser.add_argument("results", help="igt_runner's results.json")
+    parser.add_argument("--not-run-regex", action="store_true",
+                        help="print igt_runner's -x regex of the subtests skipped for a missing feature")
+    parser.add_argument("--not-run", action="store_true",
+                        help="those subtests were left out of the run (-x): report one skip per rule")
+    parser.add_argument("results", nargs="?", help="igt_runner's results.json")
     args = parser.parse_args()
 
     rules = read_skips(args.skips) if args.skips else []
+    left_out = feature_rules(rules, set(args.have))
+    if args.not_run_regex:
+        if left_out:
+            print("^(" + "|".join(glob_regex(r[0]) for r in left_out) + ")$")
+        return 0
+    if not args.results:
+        parser.error("RESULTS_JSON is required")
     # Test output in results.json is whatever the tests printed.
     with open(args.results, encoding="utf-8", errors="replace") as f:
         tests = json.load(f)["tests"]
@@ -76,7 +109,12 @@ def main():
             for line in tests[name].get("out", "").splitlines()[-10:]:
                 print(f"#   {line}")
             counts["fail"] += 1
-    print(f"1..{len(tests)}")
+    n = len(tests)
+    for pattern, _, reason in left_out if args.not_run else []:
+        n += 1
+        print(f"ok {n} {pattern} # SKIP not run: {reason}")
+        counts["skip"] += 1
+    print(f"1..{n}")
     print(f"# Totals: pass:{counts['pass']} fail:{counts['fail']} xfail:0 xpass:0 "
           f"skip:{counts['skip']} error:0")
     return 1 if counts["fail"] or not tests else 0
