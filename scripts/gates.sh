@@ -9,7 +9,7 @@
 #               Debian's 6.1 headers, and the newest 7.x built from source
 #               (tools/vm/kernels, preset debug)
 #   checkpatch  checkpatch.pl --strict finds nothing in the driver and uAPI
-#   sparse      sparse (make C=2) finds nothing
+#   sparse      sparse (make C=2) finds nothing, against Debian's 6.12
 #   kernel-doc  kernel-doc -none -Wall is silent on the uAPI header and the
 #               driver sources
 #   hw-wall     only the files hw/tempo_hw.h names ("Backend users:")
@@ -18,6 +18,11 @@
 #   kunit       the KUnit suites build with W=1 and pass sparse, against
 #               the kernels with KUnit (tools/vm/kernels presets debug and
 #               lts)
+#
+# The module builds are shared: one build per kernel, with W=1 and C=2,
+# serves the w1, sparse and kunit gates. Sparse checks against 6.12 and
+# 6.1 only: 7.x's Makefile turns C=2 off with a warning, as Debian 12's
+# sparse (0.6.4) lacks __typeof_unqual__.
 #   function-length  no C or C++ function is longer than 80 lines, none in
 #               tools/ longer than 60 (scripts/function-lengths.py, with
 #               universal-ctags)
@@ -63,7 +68,9 @@ kernel_kdir() {
 }
 
 # build_copy KDIR NAME [MAKE ARGS]: build a copy of the driver in
-# $log/NAME against KDIR; prints its diagnostics; fails on any.
+# $log/NAME against KDIR; prints its diagnostics; fails on any. A copy:
+# the gates never touch the source tree, so they can run while something
+# else builds or installs from it.
 build_copy() {
 	local k=$1 name=$2 copy=$log/$2-tree
 	shift 2
@@ -79,19 +86,39 @@ build_copy() {
 	[ ! -s "$log/$name.out" ]
 }
 
+# build_checked KDIR NAME: the driver built by build_copy against KDIR
+# with W=1 and sparse (C=2), once per run of this script: the w1, sparse
+# and kunit gates share the builds (the build tree is $log/NAME-tree of
+# the first NAME given for KDIR). Prints the diagnostics each time.
+declare -A built_name=() built_status=()
+build_checked() {
+	local k=$1
+	if [ -z "${built_name[$k]:-}" ]; then
+		built_name[$k]=$2
+		build_copy "$k" "$2" W=1 C=2
+		built_status[$k]=$?
+	elif [ -s "$log/${built_name[$k]}.out" ]; then
+		cat "$log/${built_name[$k]}.out"
+	fi
+	return "${built_status[$k]}"
+}
+
+# build_tree KDIR: the build tree of build_checked's build against KDIR.
+build_tree() {
+	echo "$log/${built_name[$1]}-tree"
+}
+
 gate_w1() {
 	local k n=0 bad=0
 	while read -r k; do
 		n=$((n + 1))
-		build_copy "$k" "w1-$n" W=1 || bad=1
+		build_checked "$k" "w1-$n" || bad=1
 	done < <(w1_kdirs)
 	return $bad
 }
 
-# In a copy, as the other builds: the gates never touch the source tree,
-# so they can run while something else builds or installs from it.
 gate_sparse() {
-	build_copy "$kdir" sparse C=2
+	build_checked "$kdir" sparse
 }
 
 gate_checkpatch() {
@@ -129,12 +156,13 @@ gate_hw_wall() {
 
 # The KUnit suites, in a copy of the driver, against the kernels with KUnit.
 gate_kunit() {
-	local preset k bad=0
+	local preset k tree bad=0
 	for preset in debug lts; do
 		k=$(kernel_kdir "$preset") || { echo "no $preset kernel"; bad=1; continue; }
-		build_copy "$k" "kunit-$preset" W=1 C=2 || { bad=1; continue; }
-		ls "$log/kunit-$preset-tree"/drivers/gpu/drm/tempo/*_kunit.o \
-			"$log/kunit-$preset-tree"/drivers/gpu/drm/tempo/hw/*_kunit.o \
+		build_checked "$k" "kunit-$preset" || { bad=1; continue; }
+		tree=$(build_tree "$k")
+		ls "$tree"/drivers/gpu/drm/tempo/*_kunit.o \
+			"$tree"/drivers/gpu/drm/tempo/hw/*_kunit.o \
 			>/dev/null 2>&1 || { echo "$preset: no KUnit object was built"; bad=1; }
 	done
 	return $bad
