@@ -85,13 +85,14 @@ else
 	skip_step "no CMakeLists.txt"
 fi
 
-# The library, the C tests and the unit tests with clang too, -Werror:
-# one more test when they build and ctest passes.
+# Everything with clang too, -Werror: one more test when it builds and
+# ctest passes. Unoptimised and without debug information: clang's
+# warnings do not depend on them, and it builds in half the time.
 clang_ok=0
-section "library and tests with clang (build/clang)"
+section "library, tools and tests with clang (build/clang)"
 if command -v clang++ >/dev/null; then
-	if CC=clang CXX=clang++ cmake -S . -B build/clang -DTEMPO_BUILD_TOOLS=OFF \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+	if CC=clang CXX=clang++ cmake -S . -B build/clang -DTEMPO_BUILD_TOOLS=ON \
+		-DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=-O0 -DCMAKE_CXX_FLAGS=-O0 >/dev/null &&
 	   cmake --build build/clang -j "$(nproc)" &&
 	   ctest --test-dir build/clang --output-on-failure | tail -n 3; then
 		clang_ok=1
