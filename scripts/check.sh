@@ -117,22 +117,23 @@ else
 	fail_step "building IGT (tools/igt/build)"
 fi
 
-# stress_suite NAME HANG_CYCLES MODULE_CYCLES [tools/vm/run options]: one
-# VM boot with a short job timeout running the hang-and-recover cycles,
-# the module unload/reload cycles with work in flight (they reload it
-# with a long timeout, 30 s: their holders keep jobs waiting on the
-# hardware on purpose until the script's next step, which the debug
-# kernel on a busy host delayed past 10 s once), half as many again
-# with a 100 ms timeout (jobs time out while the module goes), and the
-# fuzzer as root and as the unprivileged user (tools/tempo-fuzz/README.rst).
+# stress_suite NAME HANG_CYCLES MODULE_CYCLES TIMEOUT_CYCLES [tools/vm/run
+# options]: one VM boot with a short job timeout running the
+# hang-and-recover cycles, the module unload/reload cycles with work in
+# flight (they reload it with a long timeout, 30 s: their holders keep
+# jobs waiting on the hardware on purpose until the script's next step,
+# which the debug kernel on a busy host delayed past 10 s once), the
+# TIMEOUT_CYCLES of three kinds with a 100 ms timeout (jobs time out
+# while the module goes), and the fuzzer as root and as the unprivileged
+# user (tools/tempo-fuzz/README.rst).
 stress_suite() {
-	local name=$1 hangs=$2 cycles=$3
-	shift 3
+	local name=$1 hangs=$2 cycles=$3 timeout_cycles=$4
+	shift 4
 	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
 		"$probe" \
 		"TEMPO_HANG_CYCLES=$hangs build/cmake/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
 		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh" \
-		"TEMPO_MODULE_CYCLES=$((cycles / 2)) TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
+		"TEMPO_MODULE_CYCLES=$timeout_cycles TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
 		"build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
 		"user:build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
 }
@@ -183,7 +184,9 @@ kernel_suite() {
 # The drm_sched_scheduler_* suites (many clients, overhead: about two
 # minutes there) are left out too, for make check's time, and so are the
 # device-free programs (*_unit_test: about 90 s there), which the
-# production suite and the clang build's ctest run already.
+# production suite and the clang build's ctest run already, and the
+# second runs as the unprivileged user (--no-user: 105 s there), whose
+# permission checks do not depend on the kernel's debug options.
 sched_kunit="--filter drm_sched_basic_tests.drm_sched_basic_submit"
 sched_kunit+=" --filter 'drm_sched_basic_?*_tests'"
 
@@ -192,7 +195,7 @@ debug_suite() {
 	start_host_checks
 	vm_suite debug-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
-		--discover --exclude '*_unit_test' "$probe" tests/guest/kunit.sh \
+		--discover --no-user --exclude '*_unit_test' "$probe" tests/guest/kunit.sh \
 		"tests/guest/kunit.sh --modprobe drm-sched-tests $sched_kunit 'drm_sched_*'"
 	# drm_sched's FAIR run-queue policy (7.x; priority is a weight, not
 	# strict order): tempo's priorities must hold under it too. The long
@@ -205,11 +208,11 @@ debug_suite() {
 		"$probe" "grep -qx 2 /sys/module/gpu_sched/parameters/sched_policy" \
 		build/cmake/tests/uapi/priority build/cmake/tests/uapi/sched \
 		build/cmake/tests/uapi/parallel
-	# 8 module cycles (one of each kind) here: one takes about 17 s on
-	# this kernel under TCG; tools/vm/kernels/README.rst shows how to
-	# run a soak of hundreds.
+	# 8 module cycles and 3 with timeouts (one of each kind) here: one
+	# takes 17 to 30 s on this kernel under TCG;
+	# tools/vm/kernels/README.rst shows how to run a soak of hundreds.
 	TEMPO_FUZZ_SECONDS=${TEMPO_FUZZ_SECONDS:-10} \
-	stress_suite debug-kernel-stress 20 8 "${kernel_opts[@]}" \
+	stress_suite debug-kernel-stress 20 8 3 "${kernel_opts[@]}" \
 		--append kunit.enable=0
 }
 
@@ -332,7 +335,7 @@ if [ "$module_ok" = 1 ]; then
 		build/cmake/tests/uapi/exec build/cmake/tests/uapi/reset build/cmake/tests/uapi/trace \
 		build/cmake/tests/uapi/parallel \
 		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
-	stress_suite stress 100 24
+	stress_suite stress 100 24 12
 	debug_suite
 	lts_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then

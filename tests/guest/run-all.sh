@@ -20,6 +20,8 @@
 #
 # Options:
 #   --discover        add the discovered programs even when COMMANDs are given
+#   --no-user         leave out unprivileged.list (discovered programs run
+#                     as root only)
 #   --exclude GLOB    leave out discovered programs whose file name matches
 #                     GLOB (may be repeated)
 #   --list FILE       read more COMMANDs from FILE (same syntax as above)
@@ -42,6 +44,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo" || exit 2
 
 discover=0
+unprivileged=1
 excludes=()
 lists=()
 user=${TEMPO_VM_USER:-nobody}
@@ -54,6 +57,7 @@ usage() { awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit "$
 while [ $# -gt 0 ]; do
 	case $1 in
 	--discover) discover=1; shift ;;
+	--no-user) unprivileged=0; shift ;;
 	--exclude) excludes+=("$2"); shift 2 ;;
 	--list) lists+=("$2"); shift 2 ;;
 	--user) user=$2; shift 2 ;;
@@ -115,7 +119,8 @@ if [ "$discover" = 1 ]; then
 		done < <(find build/cmake/tests -type d -name CMakeFiles -prune -o \
 			-type f -perm -u+x \( -name '*_test' -o -name '*tests' \) -print | LC_ALL=C sort)
 	fi
-	[ -r tests/guest/unprivileged.list ] && read_list "user:" tests/guest/unprivileged.list
+	[ "$unprivileged" = 0 ] || [ ! -r tests/guest/unprivileged.list ] ||
+		read_list "user:" tests/guest/unprivileged.list
 fi
 
 if [ ${#cmds[@]} -eq 0 ]; then
