@@ -192,7 +192,6 @@ sched_kunit+=" --filter 'drm_sched_basic_?*_tests'"
 
 debug_suite() {
 	kernel_suite TEMPO_CHECK_DEBUG_KERNEL "debug kernel" debug || return
-	start_host_checks
 	vm_suite debug-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
 		--discover --no-user --exclude '*_unit_test' "$probe" tests/guest/kunit.sh \
@@ -307,23 +306,28 @@ if [ "$module_ok" = 1 ] && [ ${#prebuild[@]} -gt 0 ]; then
 	prebuild_kernels "${prebuild[@]}" &
 fi
 
-# The install test and the build gates need no VM: they run on the host,
-# at the lowest priority, while the VM runs the debug kernel's suites
-# (started there, once that kernel is built, or after the last suite);
-# the end of this script shows and counts them.
+# The install test and the build gates need no VM: they run on the host
+# from the start of the VM's suites, as SCHED_IDLE tasks (chrt -i): they
+# take only the CPU time that the VM and the kernel builds leave, which
+# is little until the kernels are built, but then fills the gaps (a
+# kernel's last link steps run on one core). The end of this script
+# waits for them, shows and counts them.
 host_pid=
 start_host_checks() {
+	local idle=(nice -n 19)
 	[ -z "$host_pid" ] || return 0
+	! command -v chrt >/dev/null || idle=(chrt -i 0)
 	mkdir -p "$logs"
 	{
 		[ ! -x tests/install/run.sh ] ||
-			nice -n 19 tests/install/run.sh >"$logs/install.out" 2>&1
-		nice -n 19 scripts/gates.sh >"$logs/gates.out" 2>&1
+			"${idle[@]}" tests/install/run.sh >"$logs/install.out" 2>&1
+		"${idle[@]}" scripts/gates.sh >"$logs/gates.out" 2>&1
 	} &
 	host_pid=$!
 }
 
 if [ "$module_ok" = 1 ]; then
+	start_host_checks
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
 		${igt_dir:+"tests/guest/gputop.sh $igt_dir"} tests/guest/rfc-latency.sh \
