@@ -14,6 +14,7 @@
 #include <tempo/queue.hpp>
 
 #include "event_state.hpp"
+#include "name_table.hpp"
 #include "queue_core.hpp"
 #include "recording.hpp"
 
@@ -74,29 +75,22 @@ struct BatchState final : PendingOwner, std::enable_shared_from_this<BatchState>
     std::array<std::uint64_t, 8> flushes{};
 };
 
+constexpr NameTable<FlushReason, 8> flush_reason_names{{
+    {FlushReason::Explicit, "explicit"},
+    {FlushReason::Size, "size"},
+    {FlushReason::WaitList, "wait-list"},
+    {FlushReason::HostWait, "host-wait"},
+    {FlushReason::HostPoll, "host-poll"},
+    {FlushReason::Execute, "execute"},
+    {FlushReason::Finish, "finish"},
+    {FlushReason::Destroy, "destroy"},
+}};
+
 } // namespace detail
 
 std::string_view to_string(FlushReason reason) noexcept
 {
-    switch (reason) {
-    case FlushReason::Explicit:
-        return "explicit";
-    case FlushReason::Size:
-        return "size";
-    case FlushReason::WaitList:
-        return "wait-list";
-    case FlushReason::HostWait:
-        return "host-wait";
-    case FlushReason::HostPoll:
-        return "host-poll";
-    case FlushReason::Execute:
-        return "execute";
-    case FlushReason::Finish:
-        return "finish";
-    case FlushReason::Destroy:
-        return "destroy";
-    }
-    return "unknown";
+    return detail::name_of(detail::flush_reason_names, reason).value_or("unknown");
 }
 
 BatchedQueue::BatchedQueue(std::shared_ptr<Submitter> submitter, Slot slot,

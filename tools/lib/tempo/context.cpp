@@ -20,6 +20,7 @@
 #include "device_state.hpp"
 #include "ioctl.hpp"
 #include "messages.hpp"
+#include "name_table.hpp"
 #include "uapi.hpp"
 
 namespace tempo {
@@ -165,19 +166,17 @@ std::string parallel_limits(const DeviceInfo& info)
            std::to_string(info.max_siblings) + " siblings";
 }
 
+constexpr detail::NameTable<SlotKind, 3> slot_kind_names{{
+    {SlotKind::Engine, "engine"},
+    {SlotKind::LoadBalanced, "load-balanced"},
+    {SlotKind::Parallel, "parallel"},
+}};
+
 } // namespace
 
 std::string_view to_string(SlotKind kind) noexcept
 {
-    switch (kind) {
-    case SlotKind::Engine:
-        return "engine";
-    case SlotKind::LoadBalanced:
-        return "load-balanced";
-    case SlotKind::Parallel:
-        return "parallel";
-    }
-    return "unknown";
+    return detail::name_of(slot_kind_names, kind).value_or("unknown");
 }
 
 std::span<const Engine> SlotDesc::siblings_of(std::uint32_t batch) const

@@ -2,23 +2,24 @@
 /*
  * Copyright (c) 2026 The tempo authors
  */
-#include <array>
 #include <charconv>
 #include <utility>
 
 #include <tempo/types.hpp>
 
+#include "name_table.hpp"
+
 namespace tempo {
 
 namespace {
 
-constexpr std::array<std::pair<EngineClass, std::string_view>, 3> engine_class_names{{
+constexpr detail::NameTable<EngineClass, 3> engine_class_names{{
     {EngineClass::Gfx, "gfx"},
     {EngineClass::Compute, "compute"},
     {EngineClass::Copy, "copy"},
 }};
 
-constexpr std::array<std::pair<Priority, std::string_view>, 5> priority_names{{
+constexpr detail::NameTable<Priority, 5> priority_names{{
     {Priority::VeryLow, "very-low"},
     {Priority::Low, "low"},
     {Priority::Normal, "normal"},
@@ -41,18 +42,14 @@ std::optional<T> parse_number(std::string_view text) noexcept
 
 std::string to_string(EngineClass engine_class)
 {
-    for (const auto& [value, name] : engine_class_names)
-        if (value == engine_class)
-            return std::string{name};
+    if (const auto name = detail::name_of(engine_class_names, engine_class))
+        return std::string{*name};
     return std::to_string(static_cast<unsigned>(engine_class));
 }
 
 std::optional<EngineClass> parse_engine_class(std::string_view text) noexcept
 {
-    for (const auto& [value, name] : engine_class_names)
-        if (name == text)
-            return value;
-    return std::nullopt;
+    return detail::value_named(engine_class_names, text);
 }
 
 std::string to_string(const Engine& engine)
@@ -76,17 +73,15 @@ std::optional<Engine> parse_engine(std::string_view text) noexcept
 
 std::string to_string(Priority priority)
 {
-    for (const auto& [value, name] : priority_names)
-        if (value == priority)
-            return std::string{name};
+    if (const auto name = detail::name_of(priority_names, priority))
+        return std::string{*name};
     return std::to_string(to_uapi(priority));
 }
 
 std::optional<Priority> parse_priority(std::string_view text) noexcept
 {
-    for (const auto& [value, name] : priority_names)
-        if (name == text)
-            return value;
+    if (const auto named = detail::value_named(priority_names, text))
+        return named;
     const auto number = parse_number<std::int64_t>(text);
     if (!number)
         return std::nullopt;
