@@ -564,8 +564,5 @@ int run_demo(const DemoOptions& options)
 
 int main(int argc, char** argv)
 {
-    DemoOptions options;
-    CLI::App app{about, "tempo-demo"};
-    add_options(app, options);
-    return tooling::run_main(app, argc, argv, [&] { return run_demo(options); });
+    return tooling::tool_main<DemoOptions>(argc, argv, about, "tempo-demo", add_options, run_demo);
 }

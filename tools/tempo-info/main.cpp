@@ -208,8 +208,6 @@ int print_device(const Options& options)
 
 int main(int argc, char** argv)
 {
-    Options options;
-    CLI::App app{about, "tempo-info"};
-    add_options(app, options);
-    return tempo::tooling::run_main(app, argc, argv, [&] { return print_device(options); });
+    return tempo::tooling::tool_main<Options>(argc, argv, about, "tempo-info", add_options,
+                                              print_device);
 }

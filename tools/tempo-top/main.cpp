@@ -247,8 +247,5 @@ int show(const Options& o)
 
 int main(int argc, char** argv)
 {
-    Options options;
-    CLI::App app{about, "tempo-top"};
-    add_options(app, options);
-    return tempo::tooling::run_main(app, argc, argv, [&] { return show(options); });
+    return tempo::tooling::tool_main<Options>(argc, argv, about, "tempo-top", add_options, show);
 }

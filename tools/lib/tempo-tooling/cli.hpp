@@ -159,4 +159,17 @@ int run_main(CLI::App& app, int argc, char** argv, Body&& body)
     return run(app.get_name(), std::forward<Body>(body));
 }
 
+/// The main() of a tool with one set of options: @add_options(app, options)
+/// adds them to the tool @name (described by @about), @body(options) does
+/// the work (run_main()).
+template <typename Options, typename AddOptions, typename Body>
+int tool_main(int argc, char** argv, const char* about, const char* name, AddOptions add_options,
+              Body body)
+{
+    Options options;
+    CLI::App app{about, name};
+    add_options(app, options);
+    return run_main(app, argc, argv, [&] { return body(std::as_const(options)); });
+}
+
 } // namespace tempo::tooling
