@@ -47,11 +47,8 @@ using tempo_test::job_wait;
 
 class CommandListDeviceTest : public tempo_test::DeviceFixture {
 protected:
-    void SetUp() override
+    void SetUpDevice() override
     {
-        DeviceFixture::SetUp();
-        if (IsSkipped())
-            return;
         // Two compute engines when there are: a blocked job on one does not hold the other.
         const Engine first = compute_engine(0);
         const Engine map[] = {first, device().find_engine({EngineClass::Compute, 1})

@@ -28,18 +28,22 @@ inline constexpr std::chrono::seconds job_wait{10};
  * DeviceFixture - a test on the tempo device
  *
  * SetUp() opens the device ($TEMPO_DEVICE, else the first one) and skips
- * the test when there is none. A fixture that derives from it calls
- * DeviceFixture::SetUp() first and returns when IsSkipped().
+ * the test when there is none; with a device, it goes on with
+ * SetUpDevice(), where a fixture that derives from it sets up the rest.
  */
 class DeviceFixture : public ::testing::Test {
 protected:
-    void SetUp() override
+    void SetUp() final
     {
         device_ = tempo::Device::try_open();
         if (!device_)
             GTEST_SKIP() << "no tempo device (load tempo.ko, or run the tests in the VM: "
                             "tools/vm/run -- build/cmake/tests/libtempo_device_test)";
+        SetUpDevice();
     }
+
+    /// The fixture's own set-up, once the device is open (it may skip too).
+    virtual void SetUpDevice() {}
 
     [[nodiscard]] const tempo::Device& device() const { return *device_; }
 

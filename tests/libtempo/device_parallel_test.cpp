@@ -43,11 +43,8 @@ using tempo_test::job_wait;
 
 class ParallelDeviceTest : public tempo_test::DeviceFixture {
 protected:
-    void SetUp() override
+    void SetUpDevice() override
     {
-        DeviceFixture::SetUp();
-        if (IsSkipped())
-            return;
         for (const tempo::EngineInfo& info : device_->engines())
             if (info.engine.engine_class == EngineClass::Compute)
                 computes_.push_back(info.engine);
