@@ -32,15 +32,13 @@ int example_bo_create_errors(int fd)
 	struct drm_tempo_bo_create create = { .size = 0 };
 
 	/* A zero size: -EINVAL. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_BO_CREATE, &create) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_BO_CREATE, &create, EINVAL))
 		return -EPROTO;
 
 	/* No flag is defined: non-zero flags are -EINVAL. */
 	create.size = 4096;
 	create.flags = 1;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_BO_CREATE, &create) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_BO_CREATE, &create, EINVAL))
 		return -EPROTO;
 	return 0;
 }

@@ -40,8 +40,7 @@ int example_bo_mmap_offset_errors(int fd)
 	struct drm_tempo_bo_mmap_offset offset = { .handle = 0 };
 
 	/* Handle 0 is never a GEM handle: -ENOENT. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &offset) ||
-	    errno != ENOENT)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &offset, ENOENT))
 		return -EPROTO;
 	return 0;
 }

@@ -170,29 +170,25 @@ int example_ctx_create_errors(int fd,
 	struct drm_tempo_ctx_create create = { .flags = 1 };
 
 	/* MBZ flags: -EINVAL. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create, EINVAL))
 		return -EPROTO;
 
 	/* An extension name the kernel does not know: -EINVAL. */
 	create.flags = 0;
 	create.extensions = (uintptr_t)&unknown;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create, EINVAL))
 		return -EPROTO;
 
 	/* A priority outside -1023..1023: -EINVAL, even for root. */
 	create.extensions = 0;
 	create.priority = DRM_TEMPO_PRIORITY_VERY_HIGH + 1;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create, EINVAL))
 		return -EPROTO;
 
 	/* Above the caller's ceiling: -EACCES. */
 	if (dev->max_priority < DRM_TEMPO_PRIORITY_VERY_HIGH) {
 		create.priority = dev->max_priority + 1;
-		if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create) ||
-		    errno != EACCES)
+		if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &create, EACCES))
 			return -EPROTO;
 	}
 	return 0;

@@ -38,8 +38,7 @@ int example_ctx_destroy_errors(int fd)
 
 	/* Non-zero pad: -EINVAL, and the context is still there. */
 	destroy.pad = 1;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &destroy) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &destroy, EINVAL))
 		return -EPROTO;
 
 	destroy.pad = 0;
@@ -47,8 +46,7 @@ int example_ctx_destroy_errors(int fd)
 		return -errno;
 
 	/* A second destroy of the same id: -ENOENT. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &destroy) ||
-	    errno != ENOENT)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &destroy, ENOENT))
 		return -EPROTO;
 	return 0;
 }

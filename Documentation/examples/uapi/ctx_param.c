@@ -33,8 +33,7 @@ int example_ctx_priority(int fd, const struct drm_tempo_query_device *dev,
 
 	if (dev->max_priority < DRM_TEMPO_PRIORITY_VERY_HIGH) {
 		param.value = dev->max_priority + 1;
-		if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &param) ||
-		    errno != EACCES)
+		if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &param, EACCES))
 			return -EPROTO;
 	}
 
@@ -106,7 +105,7 @@ int example_ctx_reset_status(int fd, uint32_t *ctx_id)
 		goto out_ro;
 
 	/* A banned context takes no more work... */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec) || errno != ECANCELED)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_EXEC, &exec, ECANCELED))
 		goto out_ro;
 
 	/* ...so replace it; other contexts were not affected. */
@@ -134,21 +133,18 @@ int example_ctx_param_errors(int fd, uint32_t ctx_id)
 	};
 
 	/* RESET_STATUS and RESET_COUNT are read-only: -EINVAL. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &param) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_SET_PARAM, &param, EINVAL))
 		return -EPROTO;
 
 	/* A parameter id the kernel does not know: -EINVAL. */
 	param.param = 0xffff;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &param) ||
-	    errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &param, EINVAL))
 		return -EPROTO;
 
 	/* No such context: -ENOENT. */
 	param.ctx_id = 0;
 	param.param = DRM_TEMPO_CTX_PARAM_PRIORITY;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &param) ||
-	    errno != ENOENT)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_CTX_GET_PARAM, &param, ENOENT))
 		return -EPROTO;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #ifndef TEMPO_UAPI_EXAMPLES_H
 #define TEMPO_UAPI_EXAMPLES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <drm/tempo_drm.h>
@@ -21,6 +22,7 @@
 #include "tempo_uapi.h"
 
 /* helpers.c */
+bool ex_fails_with(int fd, unsigned long request, void *arg, int expected);
 uint64_t ex_batch_write(const struct tempo_bo *buf, uint64_t offset,
 			uint64_t dst, uint32_t value);
 

@@ -210,7 +210,7 @@ int example_exec_errors(int fd, uint32_t ctx_id)
 	int ret = 0;
 
 	/* Two batches on a slot of width 1: -EINVAL. Nothing is queued. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_EXEC, &exec, EINVAL))
 		return -EPROTO;
 
 	/* Waiting on a syncobj that has no fence yet: -ENOENT. */
@@ -219,7 +219,7 @@ int example_exec_errors(int fd, uint32_t ctx_id)
 	exec.num_batches = 1;
 	exec.num_in_syncs = 1;
 	exec.in_syncs = (uintptr_t)&empty;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec) || errno != ENOENT)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_EXEC, &exec, ENOENT))
 		ret = -EPROTO;
 	drmSyncobjDestroy(fd, empty.handle);
 	if (ret)
@@ -228,7 +228,7 @@ int example_exec_errors(int fd, uint32_t ctx_id)
 	/* A flag bit that is not defined: -EINVAL. */
 	exec.num_in_syncs = 0;
 	exec.flags = 1u << 31;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_EXEC, &exec) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_EXEC, &exec, EINVAL))
 		return -EPROTO;
 	return 0;
 }

@@ -1,13 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * The helper of the uAPI guide's later examples: a batch of one packet,
- * written with the packet writers of tools/lib/tempo-uapi.
+ * The helpers of the uAPI guide's examples: the check of an expected
+ * error, and a batch of one packet, written with the packet writers of
+ * tools/lib/tempo-uapi.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
+
+#include <xf86drm.h>
 
 #include "examples.h"
 
 /* example: helpers */
+/*
+ * Whether the ioctl @request on @fd, with @arg, fails with errno
+ * @expected: what each mistake of the "-errors" examples checks.
+ */
+bool ex_fails_with(int fd, unsigned long request, void *arg, int expected)
+{
+	return drmIoctl(fd, request, arg) && errno == expected;
+}
+
 /*
  * A batch at byte @offset of @buf (a buffer of tempo_bo_new()) that writes
  * @value at the GPU address @dst, then ends. Returns the batch's GPU

@@ -123,19 +123,19 @@ int example_query_errors(int fd)
 
 	/* A size that is neither 0 nor the answer's: -EINVAL. */
 	q.size = 4;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_QUERY, &q) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_QUERY, &q, EINVAL))
 		return -EPROTO;
 
 	/* A query id the kernel does not know: -EINVAL. */
 	q.query = 0x7fff;
 	q.size = 0;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_QUERY, &q) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_QUERY, &q, EINVAL))
 		return -EPROTO;
 
 	/* MBZ fields (flags, pad, extensions) set: -EINVAL. */
 	q.query = DRM_TEMPO_QUERY_DEVICE;
 	q.flags = 1;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_QUERY, &q) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_QUERY, &q, EINVAL))
 		return -EPROTO;
 	return 0;
 }

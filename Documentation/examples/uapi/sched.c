@@ -83,13 +83,13 @@ int example_sched_errors(int fd, int game_fd)
 	 * A file override names no context: -EINVAL. Argument errors come
 	 * before the privilege check, so this holds for any caller.
 	 */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_SCHED, &sched) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_SCHED, &sched, EINVAL))
 		return -EPROTO;
 
 	/* A priority out of range that is not PRIORITY_UNSET: -EINVAL. */
 	sched.ctx_id = 0;
 	sched.priority = DRM_TEMPO_PRIORITY_VERY_HIGH + 1;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_SCHED, &sched) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_SCHED, &sched, EINVAL))
 		return -EPROTO;
 	return 0;
 }

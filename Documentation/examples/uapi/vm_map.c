@@ -67,19 +67,19 @@ int example_vm_map_errors(int fd, uint32_t handle, uint64_t va,
 	};
 
 	/* Overlapping an existing mapping: -ENOSPC. */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &map) || errno != ENOSPC)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_VM_MAP, &map, ENOSPC))
 		return -EPROTO;
 
 	/* Not page aligned: -EINVAL. */
 	map.va = va + size + 4096;
 	map.size = 100;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &map) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_VM_MAP, &map, EINVAL))
 		return -EPROTO;
 
 	/* AUTO_VA with a va: -EINVAL (va is MBZ then). */
 	map.flags = DRM_TEMPO_VM_MAP_AUTO_VA;
 	map.size = size;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_VM_MAP, &map) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_VM_MAP, &map, EINVAL))
 		return -EPROTO;
 	return 0;
 }

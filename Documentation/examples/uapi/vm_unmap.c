@@ -33,13 +33,13 @@ int example_vm_unmap_errors(int fd, uint64_t va, uint64_t size)
 	struct drm_tempo_vm_unmap unmap = { .va = va, .size = size / 2 };
 
 	/* Half of a mapping: -ENOENT (mappings are never split). */
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &unmap) || errno != ENOENT)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &unmap, ENOENT))
 		return -EPROTO;
 
 	/* Non-zero flags: -EINVAL. */
 	unmap.size = size;
 	unmap.flags = 1;
-	if (!drmIoctl(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &unmap) || errno != EINVAL)
+	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_VM_UNMAP, &unmap, EINVAL))
 		return -EPROTO;
 	return 0;
 }
