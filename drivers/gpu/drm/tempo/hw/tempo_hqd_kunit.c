@@ -32,8 +32,8 @@ static struct tempo_engine *fake_engine(struct kunit *test)
 		e->hqds[q].engine = e;
 		e->hqds[q].index = q;
 		e->hqds[q].mqd.active = true;
-		e->hqds[q].mqd.pipe_priority = 1;
-		e->hqds[q].mqd.queue_priority = 7;
+		e->hqds[q].mqd.pipe_priority = TEMPO_HW_PIPE_PRIO_NORMAL;
+		e->hqds[q].mqd.queue_priority = TEMPO_HW_QUEUE_PRIO_NORMAL;
 	}
 	return e;
 }
