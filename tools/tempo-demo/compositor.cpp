@@ -12,13 +12,18 @@
  * two vCPUs, heavy copying competes for the CPU with the very code paths
  * (command processors, the compositor's thread) whose latency is measured.
  *
- * The compositor: a context at its own priority on one compute engine.
- * Every 11.1 ms (90 Hz) it writes a new "eye image" (16 KiB, a pattern that
- * depends on the frame number), submits [WRITE_TIMESTAMP, DISPATCH COPY of
- * 4 groups x 4 KiB into the frame buffer, WRITE_TIMESTAMP], and waits for
- * the fence until the next vblank: a frame whose fence has not signalled by
- * then missed its deadline. It then checks the frame buffer against the
- * eye image. A late frame makes the compositor skip the vblanks it missed.
+ * A compositor: a context on one engine at the priority it asks for, in a
+ * process of its own. Every period (11.1 ms for the VR compositor, 90 Hz;
+ * 16.7 ms for the system compositor, 60 Hz) it writes a new "eye image"
+ * (16 KiB, a pattern that depends on the frame number), submits
+ * [WRITE_TIMESTAMP, DISPATCH COPY of 4 groups x 4 KiB into the frame
+ * buffer, WRITE_TIMESTAMP], and waits for the fence until the next vblank:
+ * a frame whose fence has not signalled by then missed its deadline. It
+ * then checks the frame buffer against the eye image. A late frame makes
+ * the compositor skip the vblanks it missed.
+ *
+ * Each process drops CAP_SYS_NICE first: the game asks for LOW itself, the
+ * VR compositor asks for NORMAL and is raised by the demo (process.hpp).
  */
 #include "compositor.hpp"
 
@@ -45,8 +50,6 @@ namespace tempo::demo {
 namespace {
 
 using tooling::Clock;
-using tooling::cpu_times;
-using tooling::CpuTimes;
 using tooling::Load;
 using tooling::LoadStats;
 using tooling::LoadStream;
@@ -55,8 +58,6 @@ using tooling::ns_since_epoch;
 constexpr std::uint32_t eye_groups = 4;
 constexpr std::uint32_t eye_bytes_per_group = 4096;
 constexpr std::uint32_t eye_bytes = eye_groups * eye_bytes_per_group;
-
-constexpr auto period = std::chrono::nanoseconds{frame_period_ns};
 
 /// The eye image of frame @frame: a pattern that differs from frame to frame.
 std::uint32_t eye_word(std::uint64_t frame, std::uint32_t i)
@@ -166,6 +167,9 @@ public:
     /// A failed job bans the context: start again with a new one.
     void replace_context() { context_.replace(); }
 
+    /// The priority its context runs at, as the kernel reports it (an override included).
+    [[nodiscard]] Priority priority() const { return context_.get().priority(); }
+
 private:
     tooling::EngineContext context_;
     Buffer eye_;
@@ -199,13 +203,13 @@ namespace {
 /// A frame that ran: where its time went, whether it met its deadline and
 /// left the right output. @late: its fence had not signalled by the deadline.
 void record_frame(const Compositor& compositor, std::uint64_t frame, Clock::time_point submitted,
-                  Clock::time_point done, bool late, CompositorRun& run)
+                  Clock::time_point deadline, Clock::time_point done, bool late, ProcessRun& run)
 {
     const auto [start, end] = compositor.stamps();
     const double submitted_ns = ns_since_epoch(submitted);
     run.start_us.push_back((start - submitted_ns) / 1000.0);
     // The GPU's own clock agrees: the last packet ran before the deadline.
-    bool missed = late || end > ns_since_epoch(submitted + period);
+    bool missed = late || end > ns_since_epoch(deadline);
     if (!compositor.check(frame)) {
         run.wrong++;
         missed = true;
@@ -218,10 +222,10 @@ void record_frame(const Compositor& compositor, std::uint64_t frame, Clock::time
     run.missed_wake_us.push_back((ns_since_epoch(done) - end) / 1000.0);
 }
 
-/// Frame @frame, submitted at @vblank and waited for until the next one;
-/// returns the first vblank after it is done.
+/// Frame @frame, submitted at @vblank and waited for until the next one
+/// (@period later); returns the first vblank after it is done.
 Clock::time_point run_frame(Compositor& compositor, std::uint64_t frame, Clock::time_point vblank,
-                            CompositorRun& run)
+                            std::chrono::nanoseconds period, ProcessRun& run)
 {
     compositor.prepare(frame);
     std::this_thread::sleep_until(vblank);
@@ -240,7 +244,7 @@ Clock::time_point run_frame(Compositor& compositor, std::uint64_t frame, Clock::
         run.missed++;
         compositor.replace_context();
     } else {
-        record_frame(compositor, frame, submitted, done, late, run);
+        record_frame(compositor, frame, submitted, submitted + period, done, late, run);
     }
     auto next = submitted + period;
     for (; next < done; next += period)
@@ -249,62 +253,128 @@ Clock::time_point run_frame(Compositor& compositor, std::uint64_t frame, Clock::
 }
 
 /// What the game did during the run.
-void record_game(const Game& game, const LoadStats& stats, CompositorRun& run)
+void record_game(const Game& game, const LoadStats& stats, ProcessRun& run)
 {
-    run.game_jobs = stats.completed;
-    run.game_failed = stats.failed;
+    run.jobs = stats.completed;
+    run.failed_jobs = stats.failed;
     for (std::size_t i = 0; i < stats.failed_per_stream.size(); i++)
         if (stats.failed_per_stream[i])
-            run.game_failures += (run.game_failures.empty() ? "" : ", ") + game.names()[i] + " " +
-                                 std::to_string(stats.failed_per_stream[i]);
+            run.failures += (run.failures.empty() ? "" : ", ") + game.names()[i] + " " +
+                            std::to_string(stats.failed_per_stream[i]);
     if (!stats.fatal.empty())
         throw std::runtime_error("the game failed: " + stats.fatal);
 }
 
-} // namespace
-
-void run_compositor(const Device& device, Engine engine, const GameConfig& game_config,
-                    std::uint64_t frames, CompositorRun& run)
+/// Waits for the demo's Tag::Go (throws if it went away instead).
+void wait_for_go(const Channel& demo)
 {
-    // The compositor first: a refused priority throws before the game starts.
-    Compositor compositor(device, engine, run.compositor);
-    Game game(device, run.game, game_config);
-    game.load().start();
-    // Let the game fill every queue and every CU.
-    std::this_thread::sleep_for(std::chrono::milliseconds{200});
-    game.load().reset_stats();
-
-    const CpuTimes cpu_start = cpu_times();
-    run.latency_us.reserve(frames);
-    auto vblank = Clock::now() + period;
-    for (std::uint64_t frame = 0; frame < frames; frame++)
-        vblank = run_frame(compositor, frame, vblank, run);
-    run.cpu_busy = (cpu_times() - cpu_start).percent();
-    const LoadStats stats = game.load().stats();
-    game.load().stop();
-    record_game(game, stats, run);
+    if (demo.receive().tag != Tag::Go)
+        throw std::runtime_error("the demo sent an unexpected message");
 }
 
-plot::Files write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
+} // namespace
+
+int game_process(const Channel& demo, const std::string& device_path, Priority priority,
+                 const GameConfig& config)
+{
+    drop_sys_nice();
+    const Device device = tooling::open_device(device_path);
+    Game game(device, priority, config);
+    game.load().start();
+    demo.send(Tag::Ready);
+    wait_for_go(demo);
+    game.load().reset_stats();
+    // Until the demo says stop (or goes away).
+    while (!demo.pending())
+        std::this_thread::sleep_for(std::chrono::milliseconds{5});
+    const LoadStats stats = game.load().stats();
+    game.load().stop();
+    ProcessRun run;
+    run.name = "game";
+    run.priority = priority;
+    record_game(game, stats, run);
+    demo.send(Tag::Result, encode(run));
+    return 0;
+}
+
+int compositor_process(const Channel& demo, const std::string& device_path,
+                       const CompositorConfig& config)
+{
+    drop_sys_nice();
+    const Device device = tooling::open_device(device_path);
+    Compositor compositor(device, config.engine, config.priority);
+    demo.send(Tag::Ready, {}, config.pass_fd ? device.fd() : -1);
+    wait_for_go(demo);
+    ProcessRun run;
+    run.name = config.name;
+    run.priority = compositor.priority();
+    // Let the game fill every queue and every CU.
+    std::this_thread::sleep_for(std::chrono::milliseconds{200});
+    run.latency_us.reserve(config.frames);
+    auto vblank = Clock::now() + config.period;
+    for (std::uint64_t frame = 0; config.frames ? frame < config.frames : !demo.pending(); frame++)
+        vblank = run_frame(compositor, frame, vblank, config.period, run);
+    demo.send(Tag::Result, encode(run));
+    return 0;
+}
+
+std::vector<std::uint8_t> encode(const ProcessRun& run)
+{
+    Writer w;
+    w.str(run.name).u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(run.priority)));
+    w.u64(run.frames).u64(run.missed).u64(run.wrong).u64(run.failed);
+    w.u64(run.skipped_vblanks).doubles(run.latency_us).doubles(run.start_us);
+    w.doubles(run.missed_start_us).doubles(run.missed_run_us).doubles(run.missed_wake_us);
+    w.u64(run.jobs).u64(run.failed_jobs).str(run.failures);
+    return w.bytes();
+}
+
+ProcessRun decode(const std::vector<std::uint8_t>& payload)
+{
+    Reader r(payload);
+    ProcessRun run;
+    run.name = r.str();
+    run.priority = static_cast<Priority>(static_cast<std::int64_t>(r.u64()));
+    run.frames = r.u64();
+    run.missed = r.u64();
+    run.wrong = r.u64();
+    run.failed = r.u64();
+    run.skipped_vblanks = r.u64();
+    run.latency_us = r.doubles();
+    run.start_us = r.doubles();
+    run.missed_start_us = r.doubles();
+    run.missed_run_us = r.doubles();
+    run.missed_wake_us = r.doubles();
+    run.jobs = r.u64();
+    run.failed_jobs = r.u64();
+    run.failures = r.str();
+    return run;
+}
+
+plot::Files write_histogram(const std::string& path, const std::vector<ScenarioRun>& runs,
                             const std::string& subtitle)
 {
     plot::Figure figure;
     figure.title = "tempo-demo: compositor frame latency (submit to fence signalled)";
     figure.subtitle = subtitle;
     figure.kind = plot::Kind::Histogram;
+    static const char* const colors[][2] = {{"#d62728", "#ff9896"}, {"#1f77b4", "#aec7e8"}};
     for (std::size_t i = 0; i < runs.size(); i++) {
-        const CompositorRun& r = runs[i];
-        figure.series.push_back(
-            {.label =
-                 r.name + ": game " + to_string(r.game) + ", compositor " + to_string(r.compositor),
-             .values_us = r.latency_us,
-             .color = i == 0 ? "#d62728" : "#1f77b4",
-             .dashed = false,
-             .notes = {std::to_string(r.missed) + " of " + std::to_string(r.frames) +
-                       " frames missed the deadline"}});
+        for (const ProcessRun& p : runs[i].processes) {
+            if (p.latency_us.empty())
+                continue;
+            const bool vr = p.name == "VR compositor";
+            figure.series.push_back(
+                {.label = runs[i].name + ": " + p.name + " at " + to_string(p.priority),
+                 .values_us = p.latency_us,
+                 .color = colors[std::min<std::size_t>(i, 1)][vr ? 0 : 1],
+                 .dashed = !vr,
+                 .notes = {std::to_string(p.missed) + " of " + std::to_string(p.frames) +
+                           " frames missed the deadline"}});
+        }
     }
-    figure.markers.push_back(
-        {.x_us = static_cast<double>(frame_period_ns) / 1000.0, .label = "deadline: next vblank"});
+    figure.markers.push_back({.x_us = static_cast<double>(vr_period.count()) / 1000.0,
+                              .label = "VR deadline: next vblank at 90 Hz"});
     return plot::write_plot(path, figure);
 }
 

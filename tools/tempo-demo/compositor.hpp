@@ -2,12 +2,14 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * tempo-demo: the scenario of the high-priority scheduling RFC, a game that
- * keeps every engine busy and a VR compositor that must reproject a frame
- * before every vblank.
+ * tempo-demo: the scenario of the high-priority scheduling RFC, three
+ * processes: a game that keeps every engine busy, a system compositor at
+ * 60 Hz and a VR compositor that must reproject a frame before every
+ * vblank at 90 Hz.
  */
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include <tempo/device.hpp>
 #include <tempo/types.hpp>
 
+#include "process.hpp"
 #include "tempo-tooling/plot.hpp"
 
 namespace tempo::demo {
@@ -32,13 +35,14 @@ struct GameConfig {
     std::uint32_t stream_interval_ms = 10;
 };
 
-/// One run of the scenario: the priorities, and what happened.
-struct CompositorRun {
+/// What one process of a run did, as it reports it to the demo.
+struct ProcessRun {
     std::string name;
-    Priority game{Priority::Normal};
-    Priority compositor{Priority::Normal};
+    /// The priority its contexts ran at: for a compositor, as the kernel reports it
+    /// (an override included); for the game, the one it asked for.
+    Priority priority{Priority::Normal};
     std::uint64_t frames{0};
-    /// Frames whose fence had not signalled by the next vblank.
+    /// Frames whose fence had not signalled by the next vblank, or that failed or were wrong.
     std::uint64_t missed{0};
     /// Frames whose output differed from what the CPU expected.
     std::uint64_t wrong{0};
@@ -55,32 +59,64 @@ struct CompositorRun {
     std::vector<double> missed_start_us;
     std::vector<double> missed_run_us;
     std::vector<double> missed_wake_us;
-    /// Game jobs completed and failed during the run.
-    std::uint64_t game_jobs{0};
-    std::uint64_t game_failed{0};
-    std::string game_failures;
+    /// The game: jobs completed and failed during the run.
+    std::uint64_t jobs{0};
+    std::uint64_t failed_jobs{0};
+    std::string failures;
+};
+
+/// One run of the scenario: its processes, the game first, and how busy the CPUs were.
+struct ScenarioRun {
+    std::string name;
+    std::vector<ProcessRun> processes;
     /// Share of the CPUs busy during the run (/proc/stat), in percent.
     double cpu_busy{0};
 };
 
-/// Period of a 90 Hz display, the compositor's deadline after each submission.
-inline constexpr std::uint64_t frame_period_ns = 11'111'111;
+/// A compositor process: where and how often it composes.
+struct CompositorConfig {
+    std::string name;
+    Engine engine{};
+    /// The priority its context asks for.
+    Priority priority{Priority::Normal};
+    /// The refresh period: each frame is due at the next vblank.
+    std::chrono::nanoseconds period{0};
+    /// Frames to run; 0: until the demo says stop.
+    std::uint64_t frames{0};
+    /// Whether it passes its DRM file to the demo with Tag::Ready, to be raised.
+    bool pass_fd{false};
+};
+
+/// Period of a 90 Hz display (the VR compositor's) and of a 60 Hz one (the system's).
+inline constexpr std::chrono::nanoseconds vr_period{11'111'111};
+inline constexpr std::chrono::nanoseconds system_period{16'666'667};
 
 /// Describes the game's load, for the output.
 std::string describe_game(const Device& device, const GameConfig& game);
 
 /**
- * Runs the scenario: the game at @run.game saturates every engine while the
- * compositor, at @run.compositor on @engine, submits @frames reprojections
- * at 90 Hz and checks each one's deadline and output. Fills @run.
- * Throws tempo::Error with EACCES when a priority is not permitted.
+ * The game's process: drops CAP_SYS_NICE, opens @device_path, keeps every
+ * engine busy at @priority from Tag::Ready on; counts its jobs from Tag::Go
+ * until Tag::Stop, then sends its ProcessRun with Tag::Result.
  */
-void run_compositor(const Device& device, Engine engine, const GameConfig& game,
-                    std::uint64_t frames, CompositorRun& run);
+int game_process(const Channel& demo, const std::string& device_path, Priority priority,
+                 const GameConfig& game);
 
-/// Writes the latency histogram of @runs as data and a gnuplot script
-/// named after @path (plot::write_plot()); returns the files written.
-plot::Files write_histogram(const std::string& path, const std::vector<CompositorRun>& runs,
+/**
+ * A compositor's process: drops CAP_SYS_NICE, opens @device_path, sets up
+ * and sends Tag::Ready; from Tag::Go, composes a frame every period until
+ * it ran its frames or the demo says stop, then sends its ProcessRun.
+ */
+int compositor_process(const Channel& demo, const std::string& device_path,
+                       const CompositorConfig& config);
+
+/// The payload of a Tag::Result.
+std::vector<std::uint8_t> encode(const ProcessRun& run);
+ProcessRun decode(const std::vector<std::uint8_t>& payload);
+
+/// Writes the latency histogram of the compositors of @runs as data and a
+/// gnuplot script named after @path (plot::write_plot()); returns the files.
+plot::Files write_histogram(const std::string& path, const std::vector<ScenarioRun>& runs,
                             const std::string& subtitle);
 
 } // namespace tempo::demo
