@@ -331,7 +331,7 @@ if [ "$module_ok" = 1 ]; then
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
 		--discover "$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
 		${igt_dir:+"tests/guest/gputop.sh $igt_dir"} tests/guest/rfc-latency.sh \
-		tests/guest/bench-smoke.sh
+		tests/guest/bench-smoke.sh tests/guest/vr-scenario.sh
 	# The scheduling tests again with the other HQD policy, the random
 	# CU sequencer, and a DRM master as privileged as CAP_SYS_NICE.
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 master_priority=1 $modparams" -- \
