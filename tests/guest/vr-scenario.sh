@@ -15,6 +15,10 @@
 # - the VR compositor missed no frame with priority ON;
 # - it missed at least one with priority OFF.
 #
+# The check needs a host whose CPUs are not taken by other work: under a
+# loaded host the VR compositor misses frames with priority ON too, in
+# the CPU path of its submissions (Documentation/benchmarks.rst).
+#
 #   tests/guest/vr-scenario.sh [tempo-demo options]
 #
 # Prints the demo's output, TAP lines and a kselftest "# Totals:" line.
