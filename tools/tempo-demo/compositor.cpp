@@ -284,9 +284,9 @@ int game_process(const Channel& demo, const std::string& device_path, Priority p
     demo.send(Tag::Ready);
     wait_for_go(demo);
     game.load().reset_stats();
-    // Until the demo says stop (or goes away).
-    while (!demo.pending())
-        std::this_thread::sleep_for(std::chrono::milliseconds{5});
+    // Until the demo says stop; the load runs on its own thread meanwhile.
+    if (demo.receive().tag != Tag::Stop)
+        throw std::runtime_error("the demo sent an unexpected message");
     const LoadStats stats = game.load().stats();
     game.load().stop();
     ProcessRun run;
