@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -47,6 +48,12 @@ constexpr Engine c1{EngineClass::Compute, 1};
 constexpr Engine c2{EngineClass::Compute, 2};
 constexpr Engine y0{EngineClass::Copy, 0};
 constexpr Engine y1{EngineClass::Copy, 1};
+
+// Move-only, through the base shared with Queue.
+static_assert(std::is_nothrow_move_constructible_v<ParallelQueue> &&
+              std::is_nothrow_move_assignable_v<ParallelQueue>);
+static_assert(!std::is_copy_constructible_v<ParallelQueue> &&
+              !std::is_copy_assignable_v<ParallelQueue>);
 
 // ---------------------------------------------------------------------------
 // EngineMap

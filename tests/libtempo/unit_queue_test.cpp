@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,11 @@ using tempo::UsageError;
 using tempo::testing::FakeSubmitter;
 
 constexpr GpuAddress data_va{0x10000};
+
+// Move-only, through the base shared with ParallelQueue.
+static_assert(std::is_nothrow_move_constructible_v<Queue> &&
+              std::is_nothrow_move_assignable_v<Queue>);
+static_assert(!std::is_copy_constructible_v<Queue> && !std::is_copy_assignable_v<Queue>);
 
 class QueueTest : public ::testing::Test {
 protected:

@@ -315,6 +315,16 @@ void require_single_batch_slot(const Submitter& submitter, Slot slot, const char
                                     "; use ParallelQueue");
 }
 
+void require_parallel_slot(const Submitter& submitter, Slot slot, const char* queue)
+{
+    const std::uint32_t width = submitter.slot_width(slot);
+    if (width < 2)
+        throw std::invalid_argument(std::string{queue} + ": slot " + std::to_string(slot.value()) +
+                                    " is not a parallel slot (its execs take " +
+                                    detail::count(width, "batch", "batches") +
+                                    "); use Queue or BatchedQueue");
+}
+
 // ---------------------------------------------------------------------------
 // Completion
 
@@ -349,101 +359,88 @@ WaitResult QueueCore::finish(std::chrono::nanoseconds timeout)
     return result;
 }
 
+// ---------------------------------------------------------------------------
+// What Queue and ParallelQueue share
+
+QueueBase::QueueBase(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options,
+                     const char* queue, SlotRule slot_rule)
+{
+    if (!submitter)
+        throw std::invalid_argument(std::string{queue} + ": no submitter");
+    slot_rule(*submitter, slot, queue);
+    core_ = std::make_unique<QueueCore>(std::move(submitter), slot, options.max_in_flight);
+}
+
+QueueBase::QueueBase(QueueBase&& other) noexcept = default;
+QueueBase& QueueBase::operator=(QueueBase&& other) noexcept = default;
+QueueBase::~QueueBase() = default;
+
+WaitResult QueueBase::finish(std::chrono::nanoseconds timeout)
+{
+    return core_->finish(timeout);
+}
+
+SyncPoint QueueBase::last_submitted() const noexcept
+{
+    return core_->last_submitted();
+}
+
+std::size_t QueueBase::in_flight() const noexcept
+{
+    return core_->in_flight();
+}
+
+Slot QueueBase::slot() const noexcept
+{
+    return core_->slot();
+}
+
+const std::shared_ptr<Submitter>& QueueBase::submitter() const noexcept
+{
+    return core_->submitter();
+}
+
 } // namespace detail
 
 // ---------------------------------------------------------------------------
 // Queue
 
 Queue::Queue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options)
-{
-    if (!submitter)
-        throw std::invalid_argument("tempo::Queue: no submitter");
-    detail::require_single_batch_slot(*submitter, slot, "tempo::Queue");
-    core_ = std::make_unique<detail::QueueCore>(std::move(submitter), slot, options.max_in_flight);
-}
-
-Queue::Queue(Queue&& other) noexcept = default;
-Queue& Queue::operator=(Queue&& other) noexcept = default;
-Queue::~Queue() = default;
+    : QueueBase(std::move(submitter), slot, options, "tempo::Queue",
+                detail::require_single_batch_slot)
+{}
 
 SyncPoint Queue::execute(CommandList& list)
 {
     constexpr const char* function = "tempo::Queue::execute";
     if (list.closed())
         detail::QueueCore::flush_waits(list);
-    return core_->execute(list, function);
+    return core().execute(list, function);
 }
 
 CommandId Queue::record(Command&& command, const Sync& sync)
 {
-    detail::validate(command, sync, core_->submitter()->limits(), "tempo::Queue::append");
+    detail::validate(command, sync, submitter()->limits(), "tempo::Queue::append");
     detail::flush_pending(sync.wait, FlushReason::WaitList);
-    core_->submit_command(command, sync, "tempo::Queue::append");
+    core().submit_command(command, sync, "tempo::Queue::append");
     return CommandId{commands_++};
-}
-
-WaitResult Queue::finish(std::chrono::nanoseconds timeout)
-{
-    return core_->finish(timeout);
-}
-
-SyncPoint Queue::last_submitted() const noexcept
-{
-    return core_->last_submitted();
-}
-
-std::size_t Queue::in_flight() const noexcept
-{
-    return core_->in_flight();
-}
-
-Slot Queue::slot() const noexcept
-{
-    return core_->slot();
-}
-
-const std::shared_ptr<Submitter>& Queue::submitter() const noexcept
-{
-    return core_->submitter();
 }
 
 // ---------------------------------------------------------------------------
 // ParallelQueue
 
 ParallelQueue::ParallelQueue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options)
-{
-    if (!submitter)
-        throw std::invalid_argument("tempo::ParallelQueue: no submitter");
-    width_ = submitter->slot_width(slot);
-    if (width_ < 2)
-        throw std::invalid_argument("tempo::ParallelQueue: slot " + std::to_string(slot.value()) +
-                                    " is not a parallel slot (its execs take " +
-                                    detail::count(width_, "batch", "batches") +
-                                    "); use Queue or BatchedQueue");
-    core_ = std::make_unique<detail::QueueCore>(std::move(submitter), slot, options.max_in_flight);
-}
-
-ParallelQueue::ParallelQueue(ParallelQueue&& other) noexcept
-    : core_(std::move(other.core_)), width_(std::exchange(other.width_, 0))
+    : QueueBase(std::move(submitter), slot, options, "tempo::ParallelQueue",
+                detail::require_parallel_slot),
+      width_(QueueBase::submitter()->slot_width(slot))
 {}
-
-ParallelQueue& ParallelQueue::operator=(ParallelQueue&& other) noexcept
-{
-    if (this != &other) {
-        core_ = std::move(other.core_);
-        width_ = std::exchange(other.width_, 0);
-    }
-    return *this;
-}
-
-ParallelQueue::~ParallelQueue() = default;
 
 SyncPoint ParallelQueue::execute(std::span<CommandList* const> lists, const Sync& sync)
 {
     constexpr const char* function = "tempo::ParallelQueue::execute";
     if (lists.size() != width_)
         throw Error(EINVAL, "DRM_IOCTL_TEMPO_EXEC",
-                    std::string{function} + ": slot " + std::to_string(core_->slot().value()) +
+                    std::string{function} + ": slot " + std::to_string(slot().value()) +
                         " is a parallel slot of width " + std::to_string(width_) +
                         ", and every exec on it takes exactly " +
                         detail::count(width_, "batch", "batches") + ", so a gang is exactly " +
@@ -453,32 +450,7 @@ SyncPoint ParallelQueue::execute(std::span<CommandList* const> lists, const Sync
         if (list && list->closed())
             detail::QueueCore::flush_waits(*list);
     detail::flush_pending(sync.wait, FlushReason::WaitList);
-    return core_->execute_gang(lists, sync, function);
-}
-
-WaitResult ParallelQueue::finish(std::chrono::nanoseconds timeout)
-{
-    return core_->finish(timeout);
-}
-
-SyncPoint ParallelQueue::last_submitted() const noexcept
-{
-    return core_->last_submitted();
-}
-
-std::size_t ParallelQueue::in_flight() const noexcept
-{
-    return core_->in_flight();
-}
-
-Slot ParallelQueue::slot() const noexcept
-{
-    return core_->slot();
-}
-
-const std::shared_ptr<Submitter>& ParallelQueue::submitter() const noexcept
-{
-    return core_->submitter();
+    return core().execute_gang(lists, sync, function);
 }
 
 } // namespace tempo

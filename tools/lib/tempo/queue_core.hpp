@@ -2,7 +2,7 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * The in-order submission engine shared by Queue and BatchedQueue.
+ * The in-order submission engine shared by Queue, ParallelQueue and BatchedQueue.
  */
 #pragma once
 
@@ -27,6 +27,8 @@ struct Segment;
 
 /// Throws std::invalid_argument (naming @queue) unless @slot takes one batch per exec.
 void require_single_batch_slot(const Submitter& submitter, Slot slot, const char* queue);
+/// Throws std::invalid_argument (naming @queue) unless @slot takes a gang of batches per exec.
+void require_parallel_slot(const Submitter& submitter, Slot slot, const char* queue);
 
 /**
  * QueueCore - an in-order stream of execs on one slot

@@ -24,11 +24,6 @@
 
 namespace tempo {
 
-namespace detail {
-class QueueCore;
-struct BatchState;
-} // namespace detail
-
 struct QueueOptions {
     /**
      * Submissions kept in flight before the queue waits for the oldest one.
@@ -37,6 +32,57 @@ struct QueueOptions {
      */
     std::size_t max_in_flight = 256;
 };
+
+namespace detail {
+class QueueCore;
+struct BatchState;
+
+/// Throws std::invalid_argument (naming @queue) unless @slot suits the queue.
+using SlotRule = void (*)(const Submitter& submitter, Slot slot, const char* queue);
+
+/**
+ * QueueBase - what Queue and ParallelQueue share
+ *
+ * Both submit through a QueueCore: an in-order stream of execs on one slot,
+ * on a timeline the queue owns, where exec n signals point n and waits for
+ * point n - 1 (a ParallelQueue's execs are its gangs). QueueBase owns the
+ * core and gives both queues the members that only read or wait on it.
+ *
+ * Move-only; a moved-from queue may only be assigned or destroyed.
+ */
+class QueueBase {
+public:
+    /// Waits for everything submitted; Timeout after @timeout. Throws JobError when the last
+    /// job failed (a failure cancels the context's later jobs, so the last one reports it).
+    WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
+
+    /// The queue point of the last submission, or gang (point 0 before the first).
+    [[nodiscard]] SyncPoint last_submitted() const noexcept;
+    /// Submissions, or gangs, whose completion the queue has not seen yet.
+    [[nodiscard]] std::size_t in_flight() const noexcept;
+    [[nodiscard]] Slot slot() const noexcept;
+    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept;
+
+protected:
+    /**
+     * The core of a queue on @slot of @submitter. Throws
+     * std::invalid_argument (naming @queue) without a submitter, or when
+     * @slot_rule refuses the slot; nothing is created then.
+     */
+    QueueBase(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options,
+              const char* queue, SlotRule slot_rule);
+    QueueBase(QueueBase&& other) noexcept;
+    QueueBase& operator=(QueueBase&& other) noexcept;
+    /// Waits for what the queue submitted (errors are ignored).
+    ~QueueBase();
+
+    [[nodiscard]] QueueCore& core() noexcept { return *core_; }
+
+private:
+    std::unique_ptr<QueueCore> core_;
+};
+
+} // namespace detail
 
 /**
  * Queue - an in-order queue on one slot of a context
@@ -54,14 +100,9 @@ struct QueueOptions {
  * The slot takes one batch per exec: the constructor throws
  * std::invalid_argument for a parallel slot (see ParallelQueue).
  */
-class Queue : public CommandSink {
+class Queue : public CommandSink, public detail::QueueBase {
 public:
     Queue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options = {});
-    Queue(Queue&& other) noexcept;
-    Queue& operator=(Queue&& other) noexcept;
-    Queue(const Queue&) = delete;
-    Queue& operator=(const Queue&) = delete;
-    ~Queue() override;
 
     /**
      * Submits @list, returning the queue point that signals when it is
@@ -71,21 +112,11 @@ public:
      * Simultaneous and a previous execution is still running.
      */
     SyncPoint execute(CommandList& list);
-    /// Waits for everything submitted; Timeout after @timeout. Throws JobError when the last
-    /// job failed (a failure cancels the context's later jobs, so the last one reports it).
-    WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
-
-    /// The queue point of the last submission (point 0 before the first).
-    [[nodiscard]] SyncPoint last_submitted() const noexcept;
-    /// Submissions whose completion the queue has not seen yet.
-    [[nodiscard]] std::size_t in_flight() const noexcept;
-    [[nodiscard]] Slot slot() const noexcept;
-    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept;
+    // finish(), last_submitted(), in_flight(), slot(), submitter(): detail::QueueBase.
 
 private:
     CommandId record(Command&& command, const Sync& sync) override;
 
-    std::unique_ptr<detail::QueueCore> core_;
     std::uint32_t commands_ = 0;
 };
 
@@ -112,7 +143,7 @@ using ImmediateCommandList = Queue;
  * The destructor waits for what the queue submitted. Not thread-safe.
  * Move-only.
  */
-class ParallelQueue {
+class ParallelQueue : public detail::QueueBase {
 public:
     /**
      * A queue on parallel slot @slot of @submitter. Throws
@@ -120,11 +151,6 @@ public:
      * Submitter::slot_width(), is 1).
      */
     ParallelQueue(std::shared_ptr<Submitter> submitter, Slot slot, QueueOptions options = {});
-    ParallelQueue(ParallelQueue&& other) noexcept;
-    ParallelQueue& operator=(ParallelQueue&& other) noexcept;
-    ParallelQueue(const ParallelQueue&) = delete;
-    ParallelQueue& operator=(const ParallelQueue&) = delete;
-    ~ParallelQueue();
 
     /**
      * Submits @lists as one gang (one exec with width() batches), returning
@@ -144,21 +170,12 @@ public:
     {
         return execute(std::span<CommandList* const>{lists.begin(), lists.size()}, sync);
     }
-    /// Waits for everything submitted; Timeout after @timeout. Throws JobError when the last
-    /// job failed (a failure cancels the context's later jobs, so the last one reports it).
-    WaitResult finish(std::chrono::nanoseconds timeout = wait_forever);
+    // finish(), last_submitted(), in_flight(), slot(), submitter(): detail::QueueBase.
 
     /// Lists per gang: the slot's width.
     [[nodiscard]] std::uint32_t width() const noexcept { return width_; }
-    /// The queue point of the last gang (point 0 before the first).
-    [[nodiscard]] SyncPoint last_submitted() const noexcept;
-    /// Gangs whose completion the queue has not seen yet.
-    [[nodiscard]] std::size_t in_flight() const noexcept;
-    [[nodiscard]] Slot slot() const noexcept;
-    [[nodiscard]] const std::shared_ptr<Submitter>& submitter() const noexcept;
 
 private:
-    std::unique_ptr<detail::QueueCore> core_;
     std::uint32_t width_ = 0;
 };
 
