@@ -59,6 +59,28 @@ protected:
     {
         return BatchedQueue(fake_, slot, options);
     }
+    /// A batched queue on slot 0 whose current batch writes @value to data_va and signals @e.
+    [[nodiscard]] BatchedQueue batch_signalling(const Event& e, std::uint32_t value = 1U) const
+    {
+        BatchedQueue queue = batched();
+        queue.append_write(data_va, value, {.signal = e});
+        return queue;
+    }
+    /**
+     * A batched queue at its in-flight cap of 3: three flushed batches of
+     * one atomic increment of data_va each, which the GPU does not run
+     * until fake_->run().
+     */
+    [[nodiscard]] BatchedQueue batched_at_the_cap()
+    {
+        fake_->auto_run = false;
+        BatchedQueue queue = batched(Slot{0}, {.batch_size = 100, .max_in_flight = 3});
+        for (int i = 0; i < 3; i++) {
+            queue.append_atomic_inc(data_va);
+            queue.flush();
+        }
+        return queue;
+    }
     void expect_no_problems() const
     {
         for (const auto& problem : fake_->problems())
@@ -245,9 +267,8 @@ TEST_F(QueueTest, FlushWhenTheBatchIsFull)
 
 TEST_F(QueueTest, FlushWhenAnEventOfTheBatchIsInAWaitListOfThisQueue)
 {
-    BatchedQueue queue = batched();
     const Event e = event();
-    queue.append_write(data_va, 1U, {.signal = e});
+    BatchedQueue queue = batch_signalling(e);
     const Event waits[] = {e};
     queue.append_copy(data_va + 4, data_va, 4, {.wait = waits});
     EXPECT_EQ(queue.flushes(FlushReason::WaitList), 1U);
@@ -259,9 +280,8 @@ TEST_F(QueueTest, FlushWhenAnEventOfTheBatchIsInAWaitListOfThisQueue)
 
 TEST_F(QueueTest, FlushWhenAnEventOfTheBatchIsInAWaitListOfAnotherQueue)
 {
-    BatchedQueue producer = batched(Slot{0});
     const Event e = event();
-    producer.append_write(data_va, 42U, {.signal = e});
+    BatchedQueue producer = batch_signalling(e, 42U);
     const Event waits[] = {e};
 
     // Another batched queue.
@@ -292,9 +312,8 @@ TEST_F(QueueTest, FlushWhenAnEventOfTheBatchIsInAWaitListOfAnotherQueue)
 
 TEST_F(QueueTest, NoFlushForAnEventOfAnOlderGeneration)
 {
-    BatchedQueue producer = batched(Slot{0});
     const Event e = event();
-    producer.append_write(data_va, 1U, {.signal = e});
+    BatchedQueue producer = batch_signalling(e);
     producer.flush();
     producer.append_write(data_va + 4, 2U); // unrelated
     const Event waits[] = {e};
@@ -306,9 +325,8 @@ TEST_F(QueueTest, NoFlushForAnEventOfAnOlderGeneration)
 
 TEST_F(QueueTest, FlushWhenTheHostWaits)
 {
-    BatchedQueue queue = batched();
     const Event e = event();
-    queue.append_write(data_va, 1U, {.signal = e});
+    BatchedQueue queue = batch_signalling(e);
     EXPECT_EQ(e.wait(), tempo::WaitResult::Signaled);
     EXPECT_EQ(queue.flushes(FlushReason::HostWait), 1U);
     EXPECT_EQ(fake_->read32(data_va), 1U);
@@ -317,9 +335,8 @@ TEST_F(QueueTest, FlushWhenTheHostWaits)
 TEST_F(QueueTest, FlushWhenTheHostPolls)
 {
     // A poll that did not flush would never see the event signalled.
-    BatchedQueue queue = batched();
     const Event e = event();
-    queue.append_write(data_va, 1U, {.signal = e});
+    BatchedQueue queue = batch_signalling(e);
     EXPECT_TRUE(e.signaled());
     EXPECT_EQ(queue.flushes(FlushReason::HostPoll), 1U);
     EXPECT_TRUE(e.signaled());
@@ -397,12 +414,7 @@ TEST_F(QueueTest, AnEventDroppedByTheUserStaysAliveInTheBatch)
 
 TEST_F(QueueTest, AtTheCapAFlushWaitsForTheOldestBatchOnly)
 {
-    fake_->auto_run = false;
-    BatchedQueue queue = batched(Slot{0}, {.batch_size = 100, .max_in_flight = 3});
-    for (int i = 0; i < 3; i++) {
-        queue.append_atomic_inc(data_va);
-        queue.flush();
-    }
+    BatchedQueue queue = batched_at_the_cap();
     EXPECT_EQ(queue.in_flight(), 3U);
     EXPECT_TRUE(fake_->host_waits().empty());
     const std::size_t polls = fake_->polls();
@@ -418,12 +430,7 @@ TEST_F(QueueTest, AtTheCapAFlushWaitsForTheOldestBatchOnly)
 
 TEST_F(QueueTest, CompletedBatchesAreReclaimedByPolling)
 {
-    fake_->auto_run = false;
-    BatchedQueue queue = batched(Slot{0}, {.batch_size = 100, .max_in_flight = 3});
-    for (int i = 0; i < 3; i++) {
-        queue.append_atomic_inc(data_va);
-        queue.flush();
-    }
+    BatchedQueue queue = batched_at_the_cap();
     fake_->run(); // the GPU completes them
     EXPECT_EQ(fake_->live_uploads(), 3U);
     queue.append_atomic_inc(data_va);
