@@ -318,14 +318,25 @@ int compositor_process(const Channel& demo, const std::string& device_path,
     return 0;
 }
 
+namespace {
+
+/// The fields of a ProcessRun in the order they travel, for encode() and decode() alike.
+template <typename Archive, typename Run>
+void transfer(Archive& a, Run& run)
+{
+    a.field(run.name).field(run.priority).field(run.frames).field(run.missed);
+    a.field(run.wrong).field(run.failed).field(run.skipped_vblanks);
+    a.field(run.latency_us).field(run.start_us).field(run.missed_start_us);
+    a.field(run.missed_run_us).field(run.missed_wake_us);
+    a.field(run.jobs).field(run.failed_jobs).field(run.failures);
+}
+
+} // namespace
+
 std::vector<std::uint8_t> encode(const ProcessRun& run)
 {
     Writer w;
-    w.str(run.name).u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(run.priority)));
-    w.u64(run.frames).u64(run.missed).u64(run.wrong).u64(run.failed);
-    w.u64(run.skipped_vblanks).doubles(run.latency_us).doubles(run.start_us);
-    w.doubles(run.missed_start_us).doubles(run.missed_run_us).doubles(run.missed_wake_us);
-    w.u64(run.jobs).u64(run.failed_jobs).str(run.failures);
+    transfer(w, run);
     return w.bytes();
 }
 
@@ -333,21 +344,7 @@ ProcessRun decode(const std::vector<std::uint8_t>& payload)
 {
     Reader r(payload);
     ProcessRun run;
-    run.name = r.str();
-    run.priority = static_cast<Priority>(static_cast<std::int64_t>(r.u64()));
-    run.frames = r.u64();
-    run.missed = r.u64();
-    run.wrong = r.u64();
-    run.failed = r.u64();
-    run.skipped_vblanks = r.u64();
-    run.latency_us = r.doubles();
-    run.start_us = r.doubles();
-    run.missed_start_us = r.doubles();
-    run.missed_run_us = r.doubles();
-    run.missed_wake_us = r.doubles();
-    run.jobs = r.u64();
-    run.failed_jobs = r.u64();
-    run.failures = r.str();
+    transfer(r, run);
     return run;
 }
 

@@ -16,6 +16,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <sys/types.h>
@@ -40,6 +42,15 @@ public:
     Writer& f64(double v);
     Writer& str(const std::string& s);
     Writer& doubles(const std::vector<double>& v);
+    /// One name for every type, for a field list shared with Reader::field().
+    Writer& field(std::uint64_t v) { return u64(v); }
+    Writer& field(const std::string& s) { return str(s); }
+    Writer& field(const std::vector<double>& v) { return doubles(v); }
+    template <typename Enum>
+    requires std::is_enum_v<Enum> Writer& field(Enum v)
+    {
+        return u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
+    }
     [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
 
 private:
@@ -54,9 +65,24 @@ public:
     double f64();
     std::string str();
     std::vector<double> doubles();
+    /// One name for every type, for a field list shared with Writer::field().
+    Reader& field(std::uint64_t& v) { return set(v, u64()); }
+    Reader& field(std::string& s) { return set(s, str()); }
+    Reader& field(std::vector<double>& v) { return set(v, doubles()); }
+    template <typename Enum>
+    requires std::is_enum_v<Enum> Reader& field(Enum& v)
+    {
+        return set(v, static_cast<Enum>(static_cast<std::int64_t>(u64())));
+    }
 
 private:
     void take(void* to, std::size_t size);
+    template <typename T>
+    Reader& set(T& to, T value)
+    {
+        to = std::move(value);
+        return *this;
+    }
 
     const std::vector<std::uint8_t>& bytes_;
     std::size_t at_{0};
