@@ -14,11 +14,44 @@
  */
 
 #include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/nospec.h>
 #include <linux/overflow.h>
 
 #include <drm/tempo_drm.h>
 
 #include "tempo_hw_priv.h"
+
+/*
+ * Each known packet's length in dwords, header included: exactly @dw, or at
+ * least @dw for a packet with a variable payload (@open). The table is what
+ * makes an opcode known.
+ */
+static const struct packet_len {
+	u8 dw;
+	bool open;
+} packet_len[] = {
+	[DRM_TEMPO_PKT_NOP] = { DRM_TEMPO_PKT_NOP_MIN_DW, true },
+	[DRM_TEMPO_PKT_WRITE_DATA] = { DRM_TEMPO_PKT_WRITE_DATA_MIN_DW, true },
+	[DRM_TEMPO_PKT_WRITE_TIMESTAMP] = { DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW },
+	[DRM_TEMPO_PKT_COPY] = { DRM_TEMPO_PKT_COPY_DW },
+	[DRM_TEMPO_PKT_FILL] = { DRM_TEMPO_PKT_FILL_DW },
+	[DRM_TEMPO_PKT_ATOMIC] = { DRM_TEMPO_PKT_ATOMIC_DW },
+	[DRM_TEMPO_PKT_WAIT_MEM] = { DRM_TEMPO_PKT_WAIT_MEM_DW },
+	[DRM_TEMPO_PKT_DISPATCH] = { DRM_TEMPO_PKT_DISPATCH_MIN_DW, true },
+	[DRM_TEMPO_PKT_BATCH_START] = { DRM_TEMPO_PKT_BATCH_START_DW },
+	[DRM_TEMPO_PKT_END] = { DRM_TEMPO_PKT_END_DW },
+	[DRM_TEMPO_PKT_WRITE_ENGINE_ID] = { DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW },
+};
+
+/* Arguments of each built-in kernel, in dwords. */
+static const u8 kernel_args[] = {
+	[DRM_TEMPO_KERNEL_FILL] = 4,
+	[DRM_TEMPO_KERNEL_COPY] = 5,
+	[DRM_TEMPO_KERNEL_ATOMIC_INC] = 3,
+	[DRM_TEMPO_KERNEL_CHECKSUM] = 5,
+	[DRM_TEMPO_KERNEL_SPIN] = 1,
+};
 
 /**
  * tempo_isa_check_header() - split and check a packet header
@@ -37,8 +70,9 @@ int tempo_isa_check_header(u32 header, u32 *op, u32 *len)
 
 	if (header & DRM_TEMPO_PKT_MBZ_MASK)
 		return -EILSEQ;
-	if (*op > DRM_TEMPO_PKT_WRITE_ENGINE_ID)
+	if (*op >= ARRAY_SIZE(packet_len))
 		return -EILSEQ;
+	*op = array_index_nospec(*op, ARRAY_SIZE(packet_len));
 	if (*len == 0 || *len > TEMPO_HW_MAX_PACKET_DW)
 		return -EILSEQ;
 	return 0;
@@ -59,47 +93,20 @@ u64 tempo_isa_qword(const struct tempo_packet *pkt, u32 index)
 
 static bool len_ok(const struct tempo_packet *pkt)
 {
-	switch (pkt->op) {
-	case DRM_TEMPO_PKT_NOP:
-		return pkt->len >= DRM_TEMPO_PKT_NOP_MIN_DW;
-	case DRM_TEMPO_PKT_WRITE_DATA:
-		return pkt->len >= DRM_TEMPO_PKT_WRITE_DATA_MIN_DW;
-	case DRM_TEMPO_PKT_WRITE_TIMESTAMP:
-		return pkt->len == DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW;
-	case DRM_TEMPO_PKT_WRITE_ENGINE_ID:
-		return pkt->len == DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW;
-	case DRM_TEMPO_PKT_COPY:
-		return pkt->len == DRM_TEMPO_PKT_COPY_DW;
-	case DRM_TEMPO_PKT_ATOMIC:
-		return pkt->len == DRM_TEMPO_PKT_ATOMIC_DW;
-	case DRM_TEMPO_PKT_FILL:
-		return pkt->len == DRM_TEMPO_PKT_FILL_DW;
-	case DRM_TEMPO_PKT_WAIT_MEM:
-		return pkt->len == DRM_TEMPO_PKT_WAIT_MEM_DW;
-	case DRM_TEMPO_PKT_DISPATCH:
-		return pkt->len >= DRM_TEMPO_PKT_DISPATCH_MIN_DW;
-	case DRM_TEMPO_PKT_BATCH_START:
-		return pkt->len == DRM_TEMPO_PKT_BATCH_START_DW;
-	case DRM_TEMPO_PKT_END:
-		return pkt->len == DRM_TEMPO_PKT_END_DW;
-	}
-	return false;
+	const struct packet_len *l;
+
+	if (pkt->op >= ARRAY_SIZE(packet_len))
+		return false;
+	l = &packet_len[array_index_nospec(pkt->op, ARRAY_SIZE(packet_len))];
+	return l->open ? pkt->len >= l->dw : pkt->len == l->dw;
 }
 
-static u32 kernel_args(u32 kernel)
+/* The argument count of @kernel, or U32_MAX for an unknown kernel. */
+static u32 kernel_num_args(u32 kernel)
 {
-	switch (kernel) {
-	case DRM_TEMPO_KERNEL_FILL:
-		return 4;
-	case DRM_TEMPO_KERNEL_COPY:
-	case DRM_TEMPO_KERNEL_CHECKSUM:
-		return 5;
-	case DRM_TEMPO_KERNEL_ATOMIC_INC:
-		return 3;
-	case DRM_TEMPO_KERNEL_SPIN:
-		return 1;
-	}
-	return U32_MAX;
+	if (kernel >= ARRAY_SIZE(kernel_args))
+		return U32_MAX;
+	return kernel_args[array_index_nospec(kernel, ARRAY_SIZE(kernel_args))];
 }
 
 static bool dispatch_ok(const struct tempo_packet *pkt, u32 engine_class)
@@ -108,7 +115,7 @@ static bool dispatch_ok(const struct tempo_packet *pkt, u32 engine_class)
 
 	if (engine_class == TEMPO_HW_CLASS_COPY)
 		return false;
-	if (kernel_args(pkt->dw[DRM_TEMPO_DISPATCH_KERNEL]) !=
+	if (kernel_num_args(pkt->dw[DRM_TEMPO_DISPATCH_KERNEL]) !=
 	    pkt->len - DRM_TEMPO_DISPATCH_ARGS)
 		return false;
 	/* Three 32-bit counts: their product can pass 2^64. */
