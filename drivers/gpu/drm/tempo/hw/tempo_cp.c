@@ -48,7 +48,9 @@
  */
 
 #include <linux/delay.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/nospec.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/timekeeping.h>
@@ -449,30 +451,34 @@ static int cp_batch_start(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	return 0;
 }
 
+static int cp_nop(struct tempo_cp_exec *x, const struct tempo_packet *p)
+{
+	return 0;
+}
+
+/* What executes each packet; END is the fetch loop's own. */
+static int (*const cp_packets[])(struct tempo_cp_exec *x,
+				 const struct tempo_packet *p) = {
+	[DRM_TEMPO_PKT_NOP] = cp_nop,
+	[DRM_TEMPO_PKT_WRITE_DATA] = cp_write_data,
+	[DRM_TEMPO_PKT_WRITE_TIMESTAMP] = cp_write_timestamp,
+	[DRM_TEMPO_PKT_COPY] = cp_mem_op,
+	[DRM_TEMPO_PKT_FILL] = cp_mem_op,
+	[DRM_TEMPO_PKT_ATOMIC] = cp_atomic,
+	[DRM_TEMPO_PKT_WAIT_MEM] = cp_wait_mem,
+	[DRM_TEMPO_PKT_DISPATCH] = cp_dispatch,
+	[DRM_TEMPO_PKT_BATCH_START] = cp_batch_start,
+	[DRM_TEMPO_PKT_WRITE_ENGINE_ID] = cp_write_engine_id,
+};
+
 static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
-	switch (p->op) {
-	case DRM_TEMPO_PKT_NOP:
-		return 0;
-	case DRM_TEMPO_PKT_WRITE_DATA:
-		return cp_write_data(x, p);
-	case DRM_TEMPO_PKT_WRITE_TIMESTAMP:
-		return cp_write_timestamp(x, p);
-	case DRM_TEMPO_PKT_COPY:
-	case DRM_TEMPO_PKT_FILL:
-		return cp_mem_op(x, p);
-	case DRM_TEMPO_PKT_ATOMIC:
-		return cp_atomic(x, p);
-	case DRM_TEMPO_PKT_WAIT_MEM:
-		return cp_wait_mem(x, p);
-	case DRM_TEMPO_PKT_DISPATCH:
-		return cp_dispatch(x, p);
-	case DRM_TEMPO_PKT_BATCH_START:
-		return cp_batch_start(x, p);
-	case DRM_TEMPO_PKT_WRITE_ENGINE_ID:
-		return cp_write_engine_id(x, p);
-	}
-	return -EILSEQ;
+	int (*execute)(struct tempo_cp_exec *x, const struct tempo_packet *p);
+
+	if (p->op >= ARRAY_SIZE(cp_packets))
+		return -EILSEQ;
+	execute = cp_packets[array_index_nospec(p->op, ARRAY_SIZE(cp_packets))];
+	return execute ? execute(x, p) : -EILSEQ;
 }
 
 /* Start the job at the read pointer, or resume the one saved. */

@@ -44,7 +44,9 @@
  */
 
 #include <linux/delay.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
@@ -251,21 +253,23 @@ static int kernel_spin(struct tempo_cu_pool *pool, struct tempo_group *grp)
 	}
 }
 
+/* The built-in kernels, by &enum drm_tempo_kernel. */
+static int (*const kernels[])(struct tempo_cu_pool *pool,
+			      struct tempo_group *grp) = {
+	[DRM_TEMPO_KERNEL_FILL] = kernel_fill,
+	[DRM_TEMPO_KERNEL_COPY] = kernel_copy,
+	[DRM_TEMPO_KERNEL_ATOMIC_INC] = kernel_atomic_inc,
+	[DRM_TEMPO_KERNEL_CHECKSUM] = kernel_checksum,
+	[DRM_TEMPO_KERNEL_SPIN] = kernel_spin,
+};
+
 static int run_group(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
-	switch (grp->d->kernel) {
-	case DRM_TEMPO_KERNEL_FILL:
-		return kernel_fill(pool, grp);
-	case DRM_TEMPO_KERNEL_COPY:
-		return kernel_copy(pool, grp);
-	case DRM_TEMPO_KERNEL_ATOMIC_INC:
-		return kernel_atomic_inc(pool, grp);
-	case DRM_TEMPO_KERNEL_CHECKSUM:
-		return kernel_checksum(pool, grp);
-	case DRM_TEMPO_KERNEL_SPIN:
-		return kernel_spin(pool, grp);
-	}
-	return -EILSEQ;
+	u32 k = grp->d->kernel;
+
+	if (k >= ARRAY_SIZE(kernels))
+		return -EILSEQ;
+	return kernels[array_index_nospec(k, ARRAY_SIZE(kernels))](pool, grp);
 }
 
 static bool has_groups(const struct tempo_dispatch *d)
