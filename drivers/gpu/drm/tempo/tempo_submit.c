@@ -27,6 +27,7 @@
 
 #include <linux/dma-fence-chain.h>
 #include <linux/file.h>
+#include <linux/kernel.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
@@ -296,6 +297,13 @@ static int submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
 	return 0;
 }
 
+/* Free an array unless it is the submission's inline one. */
+static void free_unless_inline(const void *array, const void *inline_array)
+{
+	if (array != inline_array)
+		kfree(array);
+}
+
 static void submit_fini(struct tempo_submit *s)
 {
 	u32 i;
@@ -307,37 +315,37 @@ static void submit_fini(struct tempo_submit *s)
 			drm_syncobj_put(s->out_syncobjs[i]);
 		dma_fence_chain_free(s->chains[i]);
 	}
-	if (s->chains != s->chains_inline)
-		kfree(s->chains);
-	if (s->out_syncobjs != s->out_syncobjs_inline)
-		kfree(s->out_syncobjs);
+	free_unless_inline(s->chains, s->chains_inline);
+	free_unless_inline(s->out_syncobjs, s->out_syncobjs_inline);
 	if (s->job)
 		tempo_job_discard(s->job);
-	if (s->in != s->in_inline)
-		kfree(s->in);
-	if (s->out != s->out_inline)
-		kfree(s->out);
+	free_unless_inline(s->in, s->in_inline);
+	free_unless_inline(s->out, s->out_inline);
 	if (s->ctx)
 		tempo_ctx_put(s->ctx);
 }
 
+/*
+ * The steps before the point of no return, in order; submit_fini()
+ * releases what they took.
+ */
+static int (*const submit_steps[])(struct tempo_submit *s) = {
+	submit_check_args,
+	submit_lookup,
+	submit_copy_in,
+	submit_job_init,
+	submit_add_deps,
+	submit_get_out_syncs,
+	submit_reserve_fd,
+};
+
 static int submit_prepare(struct tempo_submit *s)
 {
-	int ret;
+	unsigned int i;
+	int ret = 0;
 
-	ret = submit_check_args(s);
-	if (!ret)
-		ret = submit_lookup(s);
-	if (!ret)
-		ret = submit_copy_in(s);
-	if (!ret)
-		ret = submit_job_init(s);
-	if (!ret)
-		ret = submit_add_deps(s);
-	if (!ret)
-		ret = submit_get_out_syncs(s);
-	if (!ret)
-		ret = submit_reserve_fd(s);
+	for (i = 0; !ret && i < ARRAY_SIZE(submit_steps); i++)
+		ret = submit_steps[i](s);
 	return ret;
 }
 
