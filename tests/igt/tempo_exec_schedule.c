@@ -155,94 +155,101 @@ static void require_high(struct sched *s)
 		      "HIGH priority needs CAP_SYS_NICE\n");
 }
 
-static void preempt(struct sched *s)
-{
+/*
+ * A spinner holding the engine for a context of lower priority, a HIGH
+ * context, and a buffer for the HIGH jobs to write to.
+ */
+struct preempt_env {
 	uint32_t low, high;
 	struct tempo_bo data, cmd;
 	struct tempo_spin spin;
+};
+
+static void preempt_env_start(struct sched *s, struct preempt_env *e,
+			      uint32_t low_priority)
+{
+	require_high(s);
+	e->low = tempo_ctx_create(s->fd, low_priority);
+	e->high = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_HIGH);
+	tempo_bo_create(s->fd, 4096, &e->data);
+	tempo_bo_create(s->fd, 4096, &e->cmd);
+	tempo_spin_start(s->fd, &e->spin, e->low, s->slot);
+	tempo_spin_wait_running(&e->spin);
+}
+
+/* A HIGH job writing @value at MARK; returns its sync_file. */
+static int preempt_env_write(struct sched *s, struct preempt_env *e,
+			     uint32_t value)
+{
 	struct tempo_batch b;
+
+	tempo_batch_begin(&b, &e->cmd, 16);
+	tempo_emit_write32(&b, e->data.va + MARK, value);
+	return tempo_exec(s->fd, e->high, s->slot, tempo_batch_end(&b));
+}
+
+static void preempt_env_stop(struct sched *s, struct preempt_env *e)
+{
+	tempo_spin_free(s->fd, &e->spin);
+	tempo_bo_destroy(s->fd, &e->cmd);
+	tempo_bo_destroy(s->fd, &e->data);
+	tempo_ctx_destroy(s->fd, e->high);
+	tempo_ctx_destroy(s->fd, e->low);
+}
+
+static void preempt(struct sched *s)
+{
+	struct preempt_env e;
 	int fence;
 
-	require_high(s);
-	low = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_NORMAL);
-	high = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_HIGH);
-	tempo_bo_create(s->fd, 4096, &data);
-	tempo_bo_create(s->fd, 4096, &cmd);
-
-	tempo_spin_start(s->fd, &spin, low, s->slot);
-	tempo_spin_wait_running(&spin);
-	tempo_batch_begin(&b, &cmd, 16);
-	tempo_emit_write32(&b, data.va + MARK, 0xc0ffee);
-	fence = tempo_exec(s->fd, high, s->slot, tempo_batch_end(&b));
+	preempt_env_start(s, &e, DRM_TEMPO_PRIORITY_NORMAL);
+	fence = preempt_env_write(s, &e, 0xc0ffee);
 
 	igt_assert_eq(tempo_fence_wait(fence), 1);
-	igt_assert_eq_u32(*tempo_bo_u32(&data, MARK), 0xc0ffee);
+	igt_assert_eq_u32(*tempo_bo_u32(&e.data, MARK), 0xc0ffee);
 	/* The spinner is still there: the HIGH job went past it. */
-	igt_assert_eq(tempo_fence_status(spin.fence), 0);
-	igt_assert(!tempo_spin_ended(&spin));
+	igt_assert_eq(tempo_fence_status(e.spin.fence), 0);
+	igt_assert(!tempo_spin_ended(&e.spin));
 
-	tempo_spin_release(&spin);
-	igt_assert_eq(tempo_fence_wait(spin.fence), 1);
-	igt_assert(tempo_spin_ended(&spin));
+	tempo_spin_release(&e.spin);
+	igt_assert_eq(tempo_fence_wait(e.spin.fence), 1);
+	igt_assert(tempo_spin_ended(&e.spin));
 	igt_assert(tempo_fence_timestamp(fence) <
-		   tempo_fence_timestamp(spin.fence));
+		   tempo_fence_timestamp(e.spin.fence));
 
 	close(fence);
-	tempo_spin_free(s->fd, &spin);
-	tempo_bo_destroy(s->fd, &cmd);
-	tempo_bo_destroy(s->fd, &data);
-	tempo_ctx_destroy(s->fd, high);
-	tempo_ctx_destroy(s->fd, low);
+	preempt_env_stop(s, &e);
 }
 
 static void preemptive_hang(struct sched *s)
 {
-	uint32_t low, high;
-	struct tempo_bo data, cmd;
-	struct tempo_spin hang;
-	struct tempo_batch b;
+	struct preempt_env e;
 	int fence, after;
 
-	require_high(s);
-	low = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_LOW);
-	high = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_HIGH);
-	tempo_bo_create(s->fd, 4096, &data);
-	tempo_bo_create(s->fd, 4096, &cmd);
-
-	/* Never released: ends at the job timeout. */
-	tempo_spin_start(s->fd, &hang, low, s->slot);
-	tempo_spin_wait_running(&hang);
-	tempo_batch_begin(&b, &cmd, 16);
-	tempo_emit_write32(&b, data.va + MARK, 1);
-	fence = tempo_exec(s->fd, high, s->slot, tempo_batch_end(&b));
+	/* The spinner is never released: it ends at the job timeout. */
+	preempt_env_start(s, &e, DRM_TEMPO_PRIORITY_LOW);
+	fence = preempt_env_write(s, &e, 1);
 
 	igt_assert_eq(tempo_fence_wait(fence), 1);
-	igt_assert_eq(tempo_fence_wait(hang.fence), -ETIMEDOUT);
+	igt_assert_eq(tempo_fence_wait(e.spin.fence), -ETIMEDOUT);
 	igt_assert(tempo_fence_timestamp(fence) <
-		   tempo_fence_timestamp(hang.fence));
-	igt_assert_eq_u32(*tempo_bo_u32(&data, MARK), 1);
+		   tempo_fence_timestamp(e.spin.fence));
+	igt_assert_eq_u32(*tempo_bo_u32(&e.data, MARK), 1);
 
-	igt_assert(tempo_ctx_get_param(s->fd, low,
+	igt_assert(tempo_ctx_get_param(s->fd, e.low,
 				       DRM_TEMPO_CTX_PARAM_RESET_STATUS) &
 		   DRM_TEMPO_RESET_STATUS_GUILTY);
-	igt_assert(!(tempo_ctx_get_param(s->fd, high,
+	igt_assert(!(tempo_ctx_get_param(s->fd, e.high,
 					 DRM_TEMPO_CTX_PARAM_RESET_STATUS) &
 		     DRM_TEMPO_RESET_STATUS_GUILTY));
 	/* The HIGH context still runs jobs. */
-	tempo_batch_begin(&b, &cmd, 16);
-	tempo_emit_write32(&b, data.va + MARK, 2);
-	after = tempo_exec(s->fd, high, s->slot, tempo_batch_end(&b));
+	after = preempt_env_write(s, &e, 2);
 	igt_assert_eq(tempo_fence_wait(after), 1);
-	igt_assert_eq_u32(*tempo_bo_u32(&data, MARK), 2);
+	igt_assert_eq_u32(*tempo_bo_u32(&e.data, MARK), 2);
 
 	close(after);
 	close(fence);
-	close(hang.fence);
-	tempo_bo_destroy(s->fd, &hang.bo);
-	tempo_bo_destroy(s->fd, &cmd);
-	tempo_bo_destroy(s->fd, &data);
-	tempo_ctx_destroy(s->fd, high);
-	tempo_ctx_destroy(s->fd, low);
+	preempt_env_stop(s, &e);
 }
 
 #define WIDE	16
