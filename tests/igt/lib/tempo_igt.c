@@ -99,11 +99,13 @@ const char *tempo_class_name(unsigned int engine_class)
 	return "unknown";
 }
 
-int __tempo_ctx_create(int fd, int32_t priority,
-		       const struct drm_tempo_engine *slots,
-		       uint32_t num_slots, uint32_t *ctx)
+/* A context of the engine map @slots, with the extension chain @ext. */
+int __tempo_ctx_create_ext(int fd, int32_t priority,
+			   const struct drm_tempo_engine *slots,
+			   uint32_t num_slots, const void *ext, uint32_t *ctx)
 {
 	struct drm_tempo_ctx_create c = {
+		.extensions = (uintptr_t)ext,
 		.priority = priority,
 		.num_slots = num_slots,
 		.slots = (uintptr_t)slots,
@@ -113,6 +115,14 @@ int __tempo_ctx_create(int fd, int32_t priority,
 	if (!ret)
 		*ctx = c.ctx_id;
 	return ret;
+}
+
+int __tempo_ctx_create(int fd, int32_t priority,
+		       const struct drm_tempo_engine *slots,
+		       uint32_t num_slots, uint32_t *ctx)
+{
+	return __tempo_ctx_create_ext(fd, priority, slots, num_slots, NULL,
+				      ctx);
 }
 
 /* A context of the default engine map. */
@@ -133,6 +143,51 @@ uint32_t tempo_ctx_create_engine(int fd, int32_t priority,
 
 	igt_assert_eq(__tempo_ctx_create(fd, priority, engine, 1, &ctx), 0);
 	return ctx;
+}
+
+/* A context whose only slot, 0, is set by the extension @ext. */
+static uint32_t ctx_create_slot_ext(int fd, int32_t priority, const void *ext)
+{
+	const struct drm_tempo_engine none = {
+		.engine_instance = DRM_TEMPO_ENGINE_INSTANCE_NONE,
+	};
+	uint32_t ctx = 0;
+
+	igt_assert_eq(__tempo_ctx_create_ext(fd, priority, &none, 1, ext, &ctx),
+		      0);
+	return ctx;
+}
+
+/* A context whose only slot, 0, is load-balanced over @siblings. */
+uint32_t tempo_ctx_create_balanced(int fd, int32_t priority,
+				   const struct drm_tempo_engine *siblings,
+				   uint32_t num_siblings)
+{
+	struct drm_tempo_ctx_ext_load_balance ext = {
+		.base.name = DRM_TEMPO_CTX_EXT_LOAD_BALANCE,
+		.num_siblings = num_siblings,
+		.siblings = (uintptr_t)siblings,
+	};
+
+	return ctx_create_slot_ext(fd, priority, &ext);
+}
+
+/*
+ * A context whose only slot, 0, is parallel: @width batches, batch i on
+ * one of engines[i * num_siblings ... + num_siblings - 1].
+ */
+uint32_t tempo_ctx_create_parallel(int fd, int32_t priority, uint16_t width,
+				   uint16_t num_siblings,
+				   const struct drm_tempo_engine *engines)
+{
+	struct drm_tempo_ctx_ext_parallel ext = {
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.width = width,
+		.num_siblings = num_siblings,
+		.engines = (uintptr_t)engines,
+	};
+
+	return ctx_create_slot_ext(fd, priority, &ext);
 }
 
 void tempo_ctx_destroy(int fd, uint32_t ctx)
@@ -318,19 +373,21 @@ uint64_t tempo_batch_end(struct tempo_batch *b)
 }
 
 /*
- * One batch on @slot of @ctx, after the binary syncobj @in_syncobj when
- * it is not NULL; the job's sync_file in @fence.
+ * @num_batches batches (a parallel slot's width, else 1) on @slot of @ctx,
+ * after the binary syncobj @in_syncobj when it is not NULL; the job's
+ * sync_file in @fence.
  */
-int __tempo_exec(int fd, uint32_t ctx, uint32_t slot, uint64_t batch,
-		 const uint32_t *in_syncobj, int *fence)
+int __tempo_exec_batches(int fd, uint32_t ctx, uint32_t slot,
+			 const uint64_t *batches, uint32_t num_batches,
+			 const uint32_t *in_syncobj, int *fence)
 {
 	struct drm_tempo_sync in = {};
 	struct drm_tempo_exec x = {
 		.ctx_id = ctx,
 		.slot = slot,
 		.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
-		.num_batches = 1,
-		.batches = (uintptr_t)&batch,
+		.num_batches = num_batches,
+		.batches = (uintptr_t)batches,
 		.out_fence_fd = -1,
 	};
 	int ret;
@@ -346,7 +403,26 @@ int __tempo_exec(int fd, uint32_t ctx, uint32_t slot, uint64_t batch,
 	return ret;
 }
 
-/* Submit, and the job's sync_file. */
+/* One batch on @slot of @ctx, as __tempo_exec_batches(). */
+int __tempo_exec(int fd, uint32_t ctx, uint32_t slot, uint64_t batch,
+		 const uint32_t *in_syncobj, int *fence)
+{
+	return __tempo_exec_batches(fd, ctx, slot, &batch, 1, in_syncobj,
+				    fence);
+}
+
+/* A parallel slot's gang of @num_batches batches; its sync_file. */
+int tempo_exec_gang(int fd, uint32_t ctx, uint32_t slot,
+		    const uint64_t *batches, uint32_t num_batches)
+{
+	int fence = -1;
+
+	igt_assert_eq(__tempo_exec_batches(fd, ctx, slot, batches, num_batches,
+					   NULL, &fence), 0);
+	igt_assert_lte(0, fence);
+	return fence;
+}
+
 int tempo_exec(int fd, uint32_t ctx, uint32_t slot, uint64_t batch)
 {
 	int fence = -1;

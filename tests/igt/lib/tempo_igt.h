@@ -72,12 +72,21 @@ int tempo_first_slot(const struct drm_tempo_query_engines *e,
 		     unsigned int engine_class);
 const char *tempo_class_name(unsigned int engine_class);
 
+int __tempo_ctx_create_ext(int fd, int32_t priority,
+			   const struct drm_tempo_engine *slots,
+			   uint32_t num_slots, const void *ext, uint32_t *ctx);
 int __tempo_ctx_create(int fd, int32_t priority,
 		       const struct drm_tempo_engine *slots,
 		       uint32_t num_slots, uint32_t *ctx);
 uint32_t tempo_ctx_create(int fd, int32_t priority);
 uint32_t tempo_ctx_create_engine(int fd, int32_t priority,
 				 const struct drm_tempo_engine *engine);
+uint32_t tempo_ctx_create_balanced(int fd, int32_t priority,
+				   const struct drm_tempo_engine *siblings,
+				   uint32_t num_siblings);
+uint32_t tempo_ctx_create_parallel(int fd, int32_t priority, uint16_t width,
+				   uint16_t num_siblings,
+				   const struct drm_tempo_engine *engines);
 void tempo_ctx_destroy(int fd, uint32_t ctx);
 int __tempo_ctx_get_param(int fd, uint32_t ctx, uint32_t param,
 			  int64_t *value);
@@ -101,9 +110,14 @@ void tempo_emit_wait_eq(struct tempo_batch *b, uint64_t va, uint64_t ref);
 void tempo_emit_engine_id(struct tempo_batch *b, uint64_t va);
 uint64_t tempo_batch_end(struct tempo_batch *b);
 
+int __tempo_exec_batches(int fd, uint32_t ctx, uint32_t slot,
+			 const uint64_t *batches, uint32_t num_batches,
+			 const uint32_t *in_syncobj, int *fence);
 int __tempo_exec(int fd, uint32_t ctx, uint32_t slot, uint64_t batch,
 		 const uint32_t *in_syncobj, int *fence);
 int tempo_exec(int fd, uint32_t ctx, uint32_t slot, uint64_t batch);
+int tempo_exec_gang(int fd, uint32_t ctx, uint32_t slot,
+		    const uint64_t *batches, uint32_t num_batches);
 int tempo_exec_after(int fd, uint32_t ctx, uint32_t slot, uint64_t batch,
 		     uint32_t syncobj);
 
