@@ -130,31 +130,42 @@ static void ring_leave(struct tempo_queue *queue, struct tempo_job *job)
 }
 
 /*
- * The hardware's completion interrupt: runs in the fence's signalling path
- * before the scheduler learns the job is done, so a banned context refuses
- * exec by the time the job's out-fences signal.
+ * The hardware's completion interrupt: the hardware calls it before it
+ * signals the job's fence, so the scheduler, which frees the job once
+ * that fence signalled, cannot have freed it, and a banned context
+ * refuses exec by the time the job's out-fences signal. (A callback on
+ * the fence would give neither: drm_sched, adding its own while the fence
+ * signals, would see it signalled and could free the job before the
+ * callback ran.)
  */
-static void job_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
+static void job_ended(void *data, int error)
 {
-	struct tempo_job *job = container_of(cb, struct tempo_job, hw_done);
+	struct tempo_job *job = data;
 	struct tempo_queue *queue = to_tempo_queue(job->base.sched);
 	struct tempo_device *tdev = queue->tdev;
 
 	ring_leave(queue, job);
-	trace_tempo_job_done(&job->base, fence->error);
-	if (!fence->error)
+	trace_tempo_job_done(&job->base, error);
+	if (!error)
 		return;
 	/* Not every drm_sched copies the error to the finished fence. */
-	dma_fence_set_error(&job->base.s_fence->finished, fence->error);
-	if (fence->error == -ECANCELED)
+	dma_fence_set_error(&job->base.s_fence->finished, error);
+	if (error == -ECANCELED)
 		return;
 	/* Stopped by the hang watchdog or by the scheduler's timeout. */
-	if (fence->error == -ETIMEDOUT)
+	if (error == -ETIMEDOUT)
 		trace_tempo_reset(&job->base,
 				  atomic_inc_return(&tdev->reset_count));
 	if (!atomic_xchg(&job->state->guilty, 1))
 		pr_notice_ratelimited("tempo: job failed on the hardware (%pe), context banned\n",
-				      ERR_PTR(fence->error));
+				      ERR_PTR(error));
+}
+
+/* From now on the hardware reports the job's end to job_ended(). */
+static void job_watch_end(struct tempo_job *job)
+{
+	job->hw.fence->data = job;
+	job->hw.fence->ended = job_ended;
 }
 
 /*
@@ -226,12 +237,11 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 		return ERR_PTR(-ENODEV);
 	ring_enter(to_tempo_queue(sched_job->sched), job);
 	tempo_job_count_busy(&job->hw, job_hqd(sched_job), job->usage);
+	job_watch_end(job);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
 	job->fence_inited = true;
 	job->submitted = true;
 	trace_run(sched_job, job_hqd(sched_job), 1);
-	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
-		job_hw_done(fence, &job->hw_done);
 	tempo_hw_hqd_kick(job_hqd(sched_job),
 			  READ_ONCE(tempo_params.run_in_place));
 	drm_dev_exit(idx);
@@ -413,10 +423,9 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 				     job->usage);
 	}
 	job->submitted = true;
+	job_watch_end(job);
 	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
 	trace_run(sched_job, hqds[0], job->gang->hw.width);
-	if (dma_fence_add_callback(fence, &job->hw_done, job_hw_done))
-		job_hw_done(fence, &job->hw_done);
 	drm_dev_exit(idx);
 	return fence;
 }

@@ -36,8 +36,8 @@ struct tempo_gang_job {
  *	it runs at &tempo_ctx_state.priority
  * @gang: for a parallel slot, the gang; @hw is then unused but for its
  *	fence, which is the gang's
- * @hw_done: called when the hardware fence signals
- * @ring_link: in &tempo_queue.ring from run_job to @hw_done
+ * @ring_link: in &tempo_queue.ring from run_job until the hardware
+ *	reports the job's end
  * @inited: the job was initialised as a scheduler job
  * @fence_inited: the hardware fence was initialised (by run_job, or at
  *	exec for a gang, so that the slot's next gang can depend on it)
@@ -54,7 +54,6 @@ struct tempo_job {
 	struct tempo_ctx_state *state;
 	struct tempo_prio prio;
 	struct tempo_gang_job *gang;
-	struct dma_fence_cb hw_done;
 	struct list_head ring_link;
 	bool inited;
 	bool fence_inited;

@@ -38,6 +38,7 @@ struct mock_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the fence's lock */
 	struct list_head link;
+	struct dma_fence *finished;
 	bool inited;
 };
 
@@ -63,7 +64,6 @@ struct mock_job {
 	struct drm_sched_job base;
 	struct mock_sched *mock;
 	struct mock_fence *hw;
-	struct dma_fence_cb hw_done;
 	u32 id;
 };
 
@@ -82,15 +82,6 @@ static const struct dma_fence_ops mock_fence_ops = {
 	.get_timeline_name = mock_fence_name,
 };
 
-/* As tempo's glue: not every drm_sched copies the error to the job. */
-static void mock_hw_done(struct dma_fence *fence, struct dma_fence_cb *cb)
-{
-	struct mock_job *job = container_of(cb, struct mock_job, hw_done);
-
-	if (fence->error)
-		dma_fence_set_error(&job->base.s_fence->finished, fence->error);
-}
-
 static struct dma_fence *mock_run_job(struct drm_sched_job *sched_job)
 {
 	struct mock_job *job = to_mock_job(sched_job);
@@ -103,8 +94,7 @@ static struct dma_fence *mock_run_job(struct drm_sched_job *sched_job)
 	dma_fence_init(&f->base, &mock_fence_ops, &f->lock,
 		       mock->fence_context, ++mock->seqno);
 	f->inited = true;
-	/* Cannot fail: nothing signals it before the hardware has it. */
-	WARN_ON(dma_fence_add_callback(&f->base, &job->hw_done, mock_hw_done));
+	f->finished = &sched_job->s_fence->finished;
 	dma_fence_get(&f->base);	/* the hardware's reference */
 	list_add_tail(&f->link, &mock->hw);
 	if (mock->num_run < MOCK_MAX_JOBS)
@@ -131,8 +121,14 @@ static bool mock_hw_end_fence(struct mock_sched *mock, struct mock_fence *f,
 	spin_unlock(&mock->lock);
 	if (!held)
 		return false;
-	if (error)
+	/*
+	 * As tempo's completion interrupt, before the fence signals: not
+	 * every drm_sched copies the error to the job.
+	 */
+	if (error) {
+		dma_fence_set_error(f->finished, error);
 		dma_fence_set_error(&f->base, error);
+	}
 	dma_fence_signal(&f->base);
 	dma_fence_put(&f->base);
 	return true;

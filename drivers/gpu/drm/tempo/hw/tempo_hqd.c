@@ -695,10 +695,13 @@ bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd)
 	return !tempo_hw_hqd_pending(hqd);
 }
 
-static void fence_end(struct dma_fence *fence, int error)
+static void fence_end(struct tempo_hw_fence *hw_fence, int error)
 {
+	struct dma_fence *fence = &hw_fence->base;
 	bool cookie = dma_fence_begin_signalling();
 
+	if (hw_fence->ended)
+		hw_fence->ended(hw_fence->data, error);
 	if (error)
 		dma_fence_set_error(fence, error);
 	dma_fence_signal(fence);
@@ -713,7 +716,7 @@ static void gang_member_end(struct tempo_hw_gang *gang, int error)
 	if (error)
 		atomic_cmpxchg(&gang->error, 0, error);
 	if (atomic_dec_and_test(&gang->pending))
-		fence_end(fence, atomic_read(&gang->error));
+		fence_end(gang->fence, atomic_read(&gang->error));
 	dma_fence_put(fence);
 }
 
@@ -747,7 +750,7 @@ void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 	}
 	/* The scheduler may free @job as soon as its fence signals. */
 	fence = &job->fence->base;
-	fence_end(fence, error);
+	fence_end(job->fence, error);
 	dma_fence_put(fence);
 }
 

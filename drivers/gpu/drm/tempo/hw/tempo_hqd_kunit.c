@@ -6,6 +6,7 @@
  * not started.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/wait.h>
 
 #include <kunit/test.h>
@@ -148,8 +149,54 @@ static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 	KUNIT_EXPECT_LE(test, NSEC_PER_MSEC, (u64)atomic64_read(&busy));
 }
 
+struct end_seen {
+	struct tempo_hw_fence *fence;
+	int calls;
+	int error;
+	bool signalled;
+};
+
+static void record_end(void *data, int error)
+{
+	struct end_seen *seen = data;
+
+	seen->calls++;
+	seen->error = error;
+	seen->signalled = dma_fence_is_signaled(&seen->fence->base);
+}
+
+/*
+ * The hardware reports a job's end to its fence's @ended, with the error,
+ * before the fence signals: whoever learns of the end from the fence
+ * (drm_sched, which then frees the job) comes after the driver's
+ * completion handler.
+ */
+static void hqd_retire_reports_the_end_before_the_fence_signals(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	struct tempo_hw_job *job = kunit_kzalloc(test, sizeof(*job),
+						 GFP_KERNEL);
+	struct tempo_hw_fence *fence = tempo_hw_fence_alloc();
+	struct end_seen seen = { .fence = fence };
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	KUNIT_ASSERT_NOT_NULL(test, fence);
+	tempo_hw_fence_init(fence, dma_fence_context_alloc(1), 1);
+	fence->ended = record_end;
+	fence->data = &seen;
+	job->fence = fence;
+	dma_fence_get(&fence->base);	/* the ring's, which retiring drops */
+	tempo_hqd_retire(&e->hqds[0], job, -ELOOP);
+	KUNIT_EXPECT_EQ(test, 1, seen.calls);
+	KUNIT_EXPECT_EQ(test, -ELOOP, seen.error);
+	KUNIT_EXPECT_FALSE(test, seen.signalled);
+	KUNIT_EXPECT_EQ(test, -ELOOP, dma_fence_get_status(&fence->base));
+	dma_fence_put(&fence->base);
+}
+
 TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_arbitration),
 		  KUNIT_CASE(hqd_preemption_and_aging),
 		  KUNIT_CASE(hqd_equal_priorities_take_turns),
-		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs));
+		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
+		  KUNIT_CASE(hqd_retire_reports_the_end_before_the_fence_signals));

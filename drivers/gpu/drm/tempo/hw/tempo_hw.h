@@ -132,10 +132,20 @@ struct tempo_hw_mmu {
  * struct tempo_hw_fence - the fence an HQD signals at the end of a job
  * @base: the dma_fence
  * @lock: its lock
+ * @ended: the job's completion interrupt, or NULL: the hardware calls it
+ *	with @data and the job's error (0 or negative) as the job ends,
+ *	before @base signals, in a fence signalling section
+ * @data: for @ended
+ *
+ * Whoever waits for @base, or adds a callback to it, learns the job
+ * ended only after @ended returned: a callback on @base would not give
+ * that order, since a callback added while @base signals runs at once.
  */
 struct tempo_hw_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the fence's lock */
+	void (*ended)(void *data, int error);
+	void *data;
 };
 
 /**
