@@ -653,6 +653,114 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 /* ------------------------------------------------------------------------ */
 /* Hangs */
 
+/* jobs_ending_as_run_job_returns_are_handled_before_freed */
+#define END_THREADS	3	/* submitting threads, on one file */
+#define END_ROUNDS	20
+#define END_BEFORE	8	/* NOPs before the failing job */
+#define END_AFTER	4	/* jobs queued behind it */
+
+struct end_worker {
+	pthread_t thread;
+	uint32_t slots;
+	int fd;
+	uint64_t nop, loop;
+	char error[128];	/* the first unexpected result, or "" */
+};
+
+/*
+ * One context's burst on engine slot @slot: NOPs, a job that fails at
+ * once (a batch calling itself: ELOOP), jobs behind it. The NOPs must
+ * succeed, the failing job fail with ELOOP and ban the context, the jobs
+ * behind it be cancelled (or refused at exec, once it is banned). 0, or
+ * -1 with @w->error set.
+ */
+static int end_burst(struct end_worker *w, uint32_t slot)
+{
+	int fences[END_BEFORE + 1 + END_AFTER];
+	uint32_t ctx, i, n = 0;
+	int ret, want, got;
+
+	ret = tempo_ctx_create(w->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0, &ctx);
+	for (i = 0; !ret && i < END_BEFORE + 1 + END_AFTER; i++) {
+		ret = tempo_exec(w->fd, ctx, slot,
+				 i == END_BEFORE ? w->loop : w->nop, NULL, 0,
+				 NULL, 0, &fences[n]);
+		if (i > END_BEFORE && ret == -ECANCELED)
+			ret = 0;
+		else if (!ret)
+			n++;
+	}
+	for (i = 0; i < n; i++) {
+		want = i < END_BEFORE ? 1 : i == END_BEFORE ? -ELOOP : -ECANCELED;
+		got = tempo_fence_wait(fences[i], TEMPO_WAIT_MS);
+		close(fences[i]);
+		if (got != want && !ret) {
+			snprintf(w->error, sizeof(w->error),
+				 "slot %u, job %u: status %d, not %d",
+				 slot, i, got, want);
+			ret = -1;
+		}
+	}
+	if (!ret && tempo_ctx_destroy(w->fd, ctx))
+		ret = -errno;
+	if (ret && !w->error[0])
+		snprintf(w->error, sizeof(w->error), "slot %u: %s", slot,
+			 strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+static void *end_bursts(void *arg)
+{
+	struct end_worker *w = arg;
+
+	for (uint32_t r = 0; r < END_ROUNDS; r++)
+		for (uint32_t i = 0; i < w->slots; i++)
+			if (end_burst(w, i))
+				return NULL;
+	return NULL;
+}
+
+/*
+ * Jobs that end while drm_sched is still taking their fence from run_job
+ * (a NOP, a job that fails at its first packet, a cancelled one, on a
+ * command processor that is running) must not be freed before the
+ * driver has handled their end: drm_sched, finding their fence
+ * signalled, ends them and may free them at once. Handled by a callback
+ * on the hardware fence, that end came after the free now and then (a
+ * use-after-free under KASAN, a warning for an error set on a signalled
+ * fence on any kernel). Bursts on every engine from three threads at once,
+ * so that the scheduler's work is preempted now and then; the VM fails
+ * the run on any kernel report.
+ */
+TEST_F_TIMEOUT(lifetime, jobs_ending_as_run_job_returns_are_handled_before_freed, 600)
+{
+	struct tempo_env *e = &self->env;
+	struct end_worker w[END_THREADS] = {};
+	struct tempo_batch nop, loop;
+	uint32_t t;
+
+	tempo_batch_init(&nop, &e->cmd, 0, 64);
+	tempo_pkt_nop(&nop, 0);
+	tempo_pkt_end(&nop);
+	tempo_batch_init(&loop, &e->cmd, 256, 64);
+	tempo_pkt_batch_start(&loop, loop.va, 0);
+	tempo_pkt_end(&loop);
+	for (t = 0; t < END_THREADS; t++) {
+		w[t] = (struct end_worker){
+			.slots = e->engines->num_engines,
+			.nop = nop.va, .loop = loop.va,
+		};
+		/* The buffer's mappings are the file's: share its file. */
+		w[t].fd = e->fd;
+		ASSERT_EQ(0, pthread_create(&w[t].thread, NULL, end_bursts, &w[t]));
+	}
+	for (t = 0; t < END_THREADS; t++)
+		pthread_join(w[t].thread, NULL);
+	for (t = 0; t < END_THREADS; t++)
+		EXPECT_STREQ("", w[t].error) TH_LOG("thread %u", t);
+	device_works(_metadata);
+}
+
 static unsigned int hang_cycles(void)
 {
 	const char *s = getenv("TEMPO_HANG_CYCLES");
