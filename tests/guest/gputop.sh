@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# IGT's gputop, a reader of the drm-engine-* keys of fdinfo, shows a
-# tempo client's engine busyness as it is (normally run inside the test
-# VM, as root, with tempo.ko loaded).
+# IGT's gputop, a reader of the drm-engine-* and drm-total/resident-*
+# keys of fdinfo, shows a tempo client's engine busyness and memory as
+# they are (normally run inside the test VM, as root, with tempo.ko
+# loaded).
 #
 #   tests/guest/gputop.sh IGT_DIR
 #
@@ -14,6 +15,11 @@
 # class idle (under 5 %).  gputop divides by the delay it was given, not
 # by the time that passed, and its scans take time under TCG: the busy
 # share is accepted from 0.8 to 1.6 times what it is (it read 1.02).
+# Memory: tempo-hold's file holds its jobs' buffer (64 KiB, mapped, so
+# resident) and an idle one of 4 MiB that nothing maps: fdinfo's
+# drm-total-* and drm-resident-* keys must say 4160 KiB and 64 KiB, and
+# gputop's MEM and RSS columns the same, as it prints sizes (whole K, M or
+# G, rounded down: 4M and 64K).
 # Prints TAP lines and a kselftest "# Totals:" line.
 set -uo pipefail
 
@@ -36,7 +42,7 @@ check() {
 }
 
 "$hold" --gate 0 --spin 400 --spins 30 --state "$tmp/state" --then release \
-	--timeout 120 &
+	--idle-kib 4096 --timeout 120 &
 pid=$!
 for _ in $(seq 200); do
 	grep -q submitted "$tmp/state" 2>/dev/null && break
@@ -50,6 +56,8 @@ check $? "gputop ran"
 class=compute
 capacity=$(sed -n 's/^drm-engine-capacity-compute:[[:space:]]*\([0-9]*\)$/\1/p' \
 	/proc/"$pid"/fdinfo/* 2>/dev/null | head -n 1)
+fdinfo=$(grep -l '^drm-driver:[[:space:]]*tempo$' /proc/"$pid"/fdinfo/* 2>/dev/null | head -n 1)
+cat "${fdinfo:-/dev/null}" >"$tmp/fdinfo"
 kill -USR1 "$pid"
 wait "$pid"
 check $? "tempo-hold ran its jobs (capacity of compute: ${capacity:-none})"
@@ -76,5 +84,29 @@ for i in "${!names[@]}"; do
 		check "$ok" "gputop: ${names[$i]} idle ($pct %)"
 	fi
 done
+# memory_kib KEY: the sum of fdinfo's drm-KEY-<region> keys, in KiB.
+memory_kib() {
+	awk -v key="drm-$1-" 'index($1, key) == 1 {
+		m = $3 == "GiB" ? 1048576 : $3 == "MiB" ? 1024 : $3 == "KiB" ? 1 : 1 / 1024
+		kib += $2 * m
+	} END { printf "%d", kib }' "$tmp/fdinfo"
+}
+# as_gputop KIB: the size as gputop prints it.
+as_gputop() {
+	awk -v b="$(($1 * 1024))" 'BEGIN {
+		split("B K M G", u, " ")
+		for (i = 1; i < 4 && b >= 1024; i++)
+			b = int(b / 1024)
+		printf "%d%s", b, u[i]
+	}'
+}
+total=$(memory_kib total) resident=$(memory_kib resident)
+check "$([ "$total" = 4160 ]; echo $?)" "fdinfo: drm-total-* of tempo-hold is $total KiB, 4160 KiB"
+check "$([ "$resident" = 64 ]; echo $?)" "fdinfo: drm-resident-* of tempo-hold is $resident KiB, 64 KiB"
+read -r mem rss < <(awk -v pid="$pid" '$1 == pid { print $2, $3 }' "$tmp/screen")
+check "$([ "${mem:-}" = "$(as_gputop 4160)" ]; echo $?)" \
+	"gputop: MEM of tempo-hold is ${mem:-none}, $(as_gputop 4160)"
+check "$([ "${rss:-}" = "$(as_gputop 64)" ]; echo $?)" \
+	"gputop: RSS of tempo-hold is ${rss:-none}, $(as_gputop 64)"
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
 [ "$fail" = 0 ]

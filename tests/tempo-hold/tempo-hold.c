@@ -5,15 +5,18 @@
  * files around it (tests/guest/module-cycles.sh).
  *
  *   tempo-hold [--gate N] [--spin MS] [--spins N] [--queued N] [--contexts N]
- *              [--state FILE] [--then close|release|exit|keep-fence]
- *              [--timeout S]
+ *              [--idle-kib N] [--state FILE]
+ *              [--then close|release|exit|keep-fence] [--timeout S]
  *
  * 1. Opens the device ($TEMPO_DEVICE, else the render node of tempo),
  *    submits N jobs that wait on a gate in their own buffer (WAIT_MEM >=
  *    1), N DISPATCHes of SPIN for MS milliseconds each on one compute
  *    engine, one after the other, and N jobs queued behind
  *    the first gated one (an in-sync on its syncobj), then writes
- *    "submitted" to FILE. The gated jobs go round the contexts (one by
+ *    "submitted" to FILE. With --idle-kib, the file also holds a buffer
+ *    of N KiB that nothing maps or touches: counted in fdinfo's
+ *    drm-total-* keys, not in drm-resident-* (the jobs' buffer, 64 KiB,
+ *    is in both). The gated jobs go round the contexts (one by
  *    default), the others use one more: a job that times out bans only
  *    its own context, so with several the gated jobs time out one by
  *    one.
@@ -57,7 +60,7 @@
 
 struct hold {
 	/* Options */
-	unsigned int gated, queued, spin_ms, spins, nctx;
+	unsigned int gated, queued, spin_ms, spins, nctx, idle_kib;
 	const char *state;
 	const char *then;
 	double timeout_s;
@@ -93,6 +96,7 @@ static void usage(FILE *out)
 	      "  --spins N      that many of them, one after the other (default 1)\n"
 	      "  --queued N     jobs queued behind the first gated one (default 0)\n"
 	      "  --contexts N   contexts the gated jobs go round (default 1)\n"
+	      "  --idle-kib N   also a buffer of N KiB, never mapped (default 0)\n"
 	      "  --state FILE   where to write \"submitted\" (and \"closed\")\n"
 	      "  --then WHAT    after SIGUSR1: close (the file, jobs in flight; the\n"
 	      "                 default), release (open the gate, wait, check every\n"
@@ -114,9 +118,9 @@ static bool then_is(const struct hold *h, const char *what)
 /* Where the value of an option that takes a count goes, or NULL. */
 static unsigned int *count_option(struct hold *h, int opt)
 {
-	static const char opts[] = "gsnqc";
+	static const char opts[] = "gsnqci";
 	unsigned int *counts[] = { &h->gated, &h->spin_ms, &h->spins,
-				   &h->queued, &h->nctx };
+				   &h->queued, &h->nctx, &h->idle_kib };
 	const char *p = opt ? strchr(opts, opt) : NULL;
 
 	return p ? counts[p - opts] : NULL;
@@ -139,6 +143,7 @@ static int parse(int argc, char **argv, struct hold *h)
 		{ "spins", required_argument, NULL, 'n' },
 		{ "queued", required_argument, NULL, 'q' },
 		{ "contexts", required_argument, NULL, 'c' },
+		{ "idle-kib", required_argument, NULL, 'i' },
 		{ "state", required_argument, NULL, 'f' },
 		{ "then", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -220,10 +225,14 @@ static void write_batches(struct hold *h)
 	tempo_pkt_end(&b);
 }
 
-/* The device, a buffer, the contexts and a syncobj: 0 or -errno. */
+/*
+ * The device, a buffer (and the idle one), the contexts and a syncobj: 0
+ * or -errno. The idle buffer lives as long as the file.
+ */
 static int setup(struct hold *h)
 {
 	struct drm_tempo_query_engines *engines;
+	uint32_t idle;
 	int slot, ret;
 
 	engines = tempo_query_engines(h->fd);
@@ -233,6 +242,9 @@ static int setup(struct hold *h)
 	h->spin_slot = slot < 0 ? 0 : (uint32_t)slot;
 	free(engines);
 	ret = tempo_bo_new(h->fd, BO_SIZE, 0, &h->bo);
+	if (!ret && h->idle_kib)
+		ret = tempo_bo_create(h->fd, (uint64_t)h->idle_kib * 1024,
+				      &idle);
 	for (unsigned int i = 0; !ret && i <= h->nctx; i++)
 		ret = tempo_ctx_create(h->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL,
 				       0, &h->ctxs[i]);
