@@ -19,8 +19,9 @@ packages=(
 	linux-headers-amd64
 	bc flex bison libelf-dev libssl-dev dwarves
 	sparse
-	# test VM
+	# test VM (linux-perf: tools/vm/profile)
 	qemu-system-x86
+	linux-perf
 	busybox-static
 	cpio kmod xz-utils zstd
 	# C++ library, tools and tests
