@@ -258,6 +258,20 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
+/*
+ * How long the jobs of a chunk may take to end once its gates are open.
+ * A risky job may hold its engine, or compute units other engines' jobs
+ * wait for, for up to a job timeout, and the scheduler's timeout, re-armed
+ * by other jobs, may see it up to one more timeout late; the chunk has at
+ * most FZ_MAX_RISKY of them in flight, and the previous chunk may have
+ * left as many running. A job queued behind all of them on one engine
+ * ends within that, plus some slack for a loaded host.
+ */
+static int drain_ms(const struct fz_child *c)
+{
+	return (int)c->dev.job_timeout_ms * 2 * 2 * FZ_MAX_RISKY + 2000;
+}
+
 /* Open every gate and, as asked, wait for the jobs. */
 static void leave(struct fz_child *c)
 {
@@ -269,12 +283,12 @@ static void leave(struct fz_child *c)
 					 UINT64_MAX, __ATOMIC_SEQ_CST);
 	switch (how) {
 	case 0:	/* wait for every job, then close */
-		fz_reap(c, true, (int)c->dev.job_timeout_ms * 2 + 2000);
+		fz_reap(c, true, drain_ms(c));
 		break;
 	case 1:	/* close the files with jobs in flight, then reap */
 		for (unsigned int i = 0; i < FZ_FILES; i++)
 			close(c->files[i].fd);
-		fz_reap(c, true, (int)c->dev.job_timeout_ms * 2 + 2000);
+		fz_reap(c, true, drain_ms(c));
 		break;
 	default: /* exit with everything open: the exit path closes it all */
 		fz_reap(c, false, 0);
