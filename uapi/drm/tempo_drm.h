@@ -365,15 +365,36 @@ struct drm_tempo_query_hqds {
 /* ----------------------------------------------------------------------- */
 
 /**
+ * DRM_TEMPO_BO_CREATE_VM_PRIVATE - the buffer belongs to the caller's
+ * address space
+ *
+ * The buffer shares its reservation object (dma_resv) with the
+ * caller's GPU address space, and every job the file submits after the
+ * buffer's creation adds its fence to it, as a write: the buffer counts in
+ * fdinfo's drm-active-memory while such a job is in flight. In exchange
+ * the buffer can be mapped only into the address space of the file that
+ * created it (&DRM_IOCTL_TEMPO_VM_MAP fails with -EINVAL in any other
+ * file), and cannot be exported (&DRM_IOCTL_PRIME_HANDLE_TO_FD fails with
+ * -EINVAL). Buffers without the flag get no job fence: they are shared
+ * with explicit synchronisation only (syncobjs and sync_files), and never
+ * count as active.
+ */
+#define DRM_TEMPO_BO_CREATE_VM_PRIVATE	(1u << 0)
+/**
+ * DRM_TEMPO_BO_CREATE_FLAGS - every flag of &drm_tempo_bo_create.flags
+ */
+#define DRM_TEMPO_BO_CREATE_FLAGS	DRM_TEMPO_BO_CREATE_VM_PRIVATE
+
+/**
  * struct drm_tempo_bo_create - create a buffer object
  *
- * Returns -EINVAL for a zero @size, a @size that is too large or non-zero
- * @flags or @pad; -ENOMEM when memory runs out.
+ * Returns -EINVAL for a zero @size, a @size that is too large or unknown
+ * @flags; -ENOMEM when memory runs out.
  */
 struct drm_tempo_bo_create {
 	/** @size: in bytes; rounded up to the page size. */
 	__u64 size;
-	/** @flags: MBZ. */
+	/** @flags: %DRM_TEMPO_BO_CREATE_VM_PRIVATE. */
 	__u32 flags;
 	/** @handle: out: GEM handle of the new object. */
 	__u32 handle;
@@ -416,7 +437,8 @@ struct drm_tempo_bo_mmap_offset {
  * an existing mapping fails with -ENOSPC (as do a full address space with
  * %DRM_TEMPO_VM_MAP_AUTO_VA and a file that already has
  * &drm_tempo_query_limits.max_mappings mappings). An unknown @handle fails
- * with -ENOENT. The mapping holds a reference on the buffer until it is
+ * with -ENOENT, a buffer created with %DRM_TEMPO_BO_CREATE_VM_PRIVATE by
+ * another file with -EINVAL. The mapping holds a reference on the buffer until it is
  * unmapped or the file is closed.
  */
 struct drm_tempo_vm_map {

@@ -83,6 +83,7 @@ int tempo_ioctl_bo_mmap_offset(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
 			  struct drm_mode_create_dumb *args);
+bool tempo_gem_mappable(struct drm_gem_object *obj, struct tempo_vm *vm);
 
 /* tempo_vm.c */
 struct tempo_vm *tempo_vm_create(void);
@@ -93,6 +94,10 @@ void tempo_vm_lock_translations(struct tempo_vm *vm)
 void tempo_vm_unlock_translations(struct tempo_vm *vm)
 	__releases(&vm->mm_lock);
 void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write);
+struct tempo_vm_resv *tempo_vm_resv_get_bo(struct tempo_vm *vm,
+					   struct drm_gem_object *obj);
+void tempo_vm_resv_put_bo(struct tempo_vm_resv *r);
+struct dma_resv *tempo_vm_jobs_resv(struct tempo_vm *vm);
 int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file);
 int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,

@@ -27,7 +27,9 @@
  *   drm-total-cycles as the engines' utilization, which this is not;
  * - drm-total-memory, drm-shared-memory, drm-active-memory,
  *   drm-resident-memory: the file's buffers; a buffer is resident once its
- *   pages were allocated.
+ *   pages were allocated, active when it is private to the file's address
+ *   space and a job of the file is in flight (its reservation object
+ *   holds the job fences, tempo_vm.c).
  *
  * Kernels before DRM printed the common keys itself (6.1) get the same
  * keys from the driver's own file_operations.show_fdinfo.

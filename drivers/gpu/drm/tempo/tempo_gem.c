@@ -10,6 +10,10 @@
  * through the fake offset returned by DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, and
  * made visible to the GPU by mapping them into the file's address space
  * (tempo_vm.c). CPU and GPU mappings are both cached and coherent.
+ *
+ * A buffer created with %DRM_TEMPO_BO_CREATE_VM_PRIVATE takes its file's
+ * address space's reservation object as its own and holds a reference on
+ * it: it is mapped in no other address space and never exported.
  */
 
 #include <linux/slab.h>
@@ -17,9 +21,59 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_prime.h>
 #include <drm/tempo_drm.h>
 
 #include "tempo_drv.h"
+
+/**
+ * struct tempo_bo - a tempo buffer object
+ * @base: the shmem helpers' object
+ * @vm_resv: for a private buffer, its address space's reservation object,
+ *	referenced; NULL otherwise
+ */
+struct tempo_bo {
+	struct drm_gem_shmem_object base;
+	struct tempo_vm_resv *vm_resv;
+};
+
+static struct tempo_bo *to_tempo_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct tempo_bo, base);
+}
+
+static void tempo_gem_free(struct drm_gem_object *obj)
+{
+	struct tempo_vm_resv *vm_resv = to_tempo_bo(obj)->vm_resv;
+
+	/* Takes obj->resv: the reference goes only after. */
+	drm_gem_shmem_object_free(obj);
+	if (vm_resv)
+		tempo_vm_resv_put_bo(vm_resv);
+}
+
+static struct dma_buf *tempo_gem_prime_export(struct drm_gem_object *obj,
+					      int flags)
+{
+	if (TEMPO_IOCTL_DBG(to_tempo_device(obj->dev), to_tempo_bo(obj)->vm_resv))
+		return ERR_PTR(-EINVAL);
+	return drm_gem_prime_export(obj, flags);
+}
+
+/**
+ * tempo_gem_mappable() - whether a buffer may be mapped into an address space
+ * @obj: the buffer
+ * @vm: the address space
+ *
+ * Context: any.
+ * Return: false for a private buffer of another address space.
+ */
+bool tempo_gem_mappable(struct drm_gem_object *obj, struct tempo_vm *vm)
+{
+	struct tempo_vm_resv *vm_resv = to_tempo_bo(obj)->vm_resv;
+
+	return !vm_resv || vm_resv == vm->resv;
+}
 
 #ifdef TEMPO_HAVE_GEM_STATUS
 /* Resident once its pages were allocated (by a mapping, CPU or GPU). */
@@ -32,7 +86,7 @@ static enum drm_gem_object_status tempo_gem_status(struct drm_gem_object *obj)
 #endif
 
 static const struct drm_gem_object_funcs tempo_gem_funcs = {
-	.free = drm_gem_shmem_object_free,
+	.free = tempo_gem_free,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,
@@ -43,6 +97,7 @@ static const struct drm_gem_object_funcs tempo_gem_funcs = {
 #ifdef TEMPO_HAVE_GEM_STATUS
 	.status = tempo_gem_status,
 #endif
+	.export = tempo_gem_prime_export,
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
 
@@ -60,13 +115,12 @@ static const struct drm_gem_object_funcs tempo_gem_funcs = {
 struct drm_gem_object *tempo_gem_create_object(struct drm_device *dev,
 					       size_t size)
 {
-	struct drm_gem_shmem_object *shmem = kzalloc(sizeof(*shmem),
-						     GFP_KERNEL_ACCOUNT);
+	struct tempo_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 
-	if (!shmem)
+	if (!bo)
 		return ERR_PTR(-ENOMEM);
-	shmem->base.funcs = &tempo_gem_funcs;
-	return &shmem->base;
+	bo->base.base.funcs = &tempo_gem_funcs;
+	return &bo->base.base;
 }
 
 /**
@@ -86,7 +140,7 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 	struct drm_gem_shmem_object *shmem;
 	int ret;
 
-	if (TEMPO_IOCTL_DBG(tdev, args->flags))
+	if (TEMPO_IOCTL_DBG(tdev, args->flags & ~DRM_TEMPO_BO_CREATE_FLAGS))
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(tdev, !args->size || args->size > TEMPO_MAX_BO_SIZE))
 		return -EINVAL;
@@ -94,6 +148,11 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 	shmem = drm_gem_shmem_create(dev, PAGE_ALIGN(args->size));
 	if (IS_ERR(shmem))
 		return PTR_ERR(shmem);
+	/* Before anyone can see it: nothing has taken its own resv yet. */
+	if (args->flags & DRM_TEMPO_BO_CREATE_VM_PRIVATE)
+		to_tempo_bo(&shmem->base)->vm_resv =
+			tempo_vm_resv_get_bo(to_tempo_file(file)->vm,
+					     &shmem->base);
 	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
 	drm_gem_object_put(&shmem->base);
 	return ret;

@@ -15,17 +15,21 @@
  *    against the file's jobs in flight (-EAGAIN when it has too many);
  * 5. resolve the in-syncs into scheduler dependencies and the out-syncs
  *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
- * 6. push the job (tempo_job_push(): under the context lock, a gang is
+ * 6. when the file has private buffers, lock its address space's
+ *    reservation object and reserve a fence slot in it;
+ * 7. push the job (tempo_job_push(): under the context lock, a gang is
  *    ordered after the slot's previous one, the job armed and pushed to
- *    the slot's entity): once armed, the point of no return;
- * 7. publish the job's fence in the out-syncs and the sync_file.
+ *    the slot's entity): once armed, the point of no return; add its
+ *    fence to the reservation object and unlock it;
+ * 8. publish the job's fence in the out-syncs and the sync_file.
  *
- * Every failure before step 6 unwinds everything and queues nothing.
+ * Every failure before step 7 unwinds everything and queues nothing.
  * &struct tempo_submit owns what the steps acquire and releases it. The
  * job is opaque here: the scheduler glue owns what it is made of.
  */
 
 #include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/kernel.h>
 #include <linux/nospec.h>
@@ -64,6 +68,7 @@
  * @chains_inline: room for the chain nodes of a few out-syncs
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
+ * @resv: the address space's reservation object, locked, until pushed
  */
 struct tempo_submit {
 	struct tempo_device *tdev;
@@ -82,6 +87,7 @@ struct tempo_submit {
 	struct dma_fence_chain *chains_inline[TEMPO_SUBMIT_INLINE_SYNCS];
 	struct tempo_job *job;
 	int out_fd;
+	struct dma_resv *resv;
 };
 
 static int submit_check_args(struct tempo_submit *s)
@@ -254,14 +260,35 @@ static int submit_reserve_fd(struct tempo_submit *s)
 	return s->out_fd < 0 ? s->out_fd : 0;
 }
 
+static int submit_lock_resv(struct tempo_submit *s)
+{
+	struct dma_resv *resv = tempo_vm_jobs_resv(to_tempo_file(s->file)->vm);
+	int ret;
+
+	if (!resv)
+		return 0;
+	ret = dma_resv_lock_interruptible(resv, NULL);
+	if (ret)
+		return ret;
+	s->resv = resv;
+	return dma_resv_reserve_fences(resv, 1);
+}
+
 /* Point of no return once armed: nothing fails after that. */
 static struct dma_fence *submit_push(struct tempo_submit *s)
 {
 	struct dma_fence *fence;
 
 	fence = tempo_job_push(s->job, s->ctx, s->slot, s->args->ctx_id);
-	if (!IS_ERR(fence))
-		s->job = NULL;
+	if (IS_ERR(fence))
+		return fence;
+	s->job = NULL;
+	if (s->resv) {
+		/* The private buffers are the job's to write. */
+		dma_resv_add_fence(s->resv, fence, DMA_RESV_USAGE_WRITE);
+		dma_resv_unlock(s->resv);
+		s->resv = NULL;
+	}
 	return fence;
 }
 
@@ -308,6 +335,8 @@ static void submit_fini(struct tempo_submit *s)
 {
 	u32 i;
 
+	if (s->resv)
+		dma_resv_unlock(s->resv);
 	if (s->out_fd >= 0)
 		put_unused_fd(s->out_fd);
 	for (i = 0; s->out_syncobjs && i < s->args->num_out_syncs; i++) {
@@ -337,6 +366,7 @@ static int (*const submit_steps[])(struct tempo_submit *s) = {
 	submit_add_deps,
 	submit_get_out_syncs,
 	submit_reserve_fd,
+	submit_lock_resv,
 };
 
 static int submit_prepare(struct tempo_submit *s)

@@ -9,7 +9,9 @@
 #ifndef _TEMPO_TYPES_H_
 #define _TEMPO_TYPES_H_
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/dma-resv.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwlock.h>
@@ -244,12 +246,30 @@ struct tempo_device {
 };
 
 /**
+ * struct tempo_vm_resv - the reservation object of an address space
+ * @refcount: held by the address space and by each of its private buffers
+ * @resv: the fences of the address space's jobs; also the reservation
+ *	object of its private buffers
+ * @num_bos: private buffers alive; an exec adds its fence to @resv only
+ *	when there is one
+ *
+ * Apart from &struct tempo_vm, so that a private buffer may outlive its
+ * address space, which holds it through its mappings.
+ */
+struct tempo_vm_resv {
+	struct kref refcount;
+	struct dma_resv resv;
+	atomic_t num_bos;
+};
+
+/**
  * struct tempo_vm - a file's GPU virtual address space
  * @refcount: held by the file and by every job in flight
  * @lock: serialises map and unmap
  * @mm_lock: guards @mm against translations
  * @mm: the mappings, as &struct tempo_mapping
  * @num_mappings: entries in @mm; guarded by @lock
+ * @resv: its reservation object, shared with its private buffers
  */
 struct tempo_vm {
 	struct kref refcount;
@@ -257,6 +277,7 @@ struct tempo_vm {
 	rwlock_t mm_lock; /* guards mm against translations */
 	struct drm_mm mm;
 	u32 num_mappings;
+	struct tempo_vm_resv *resv;
 };
 
 /**

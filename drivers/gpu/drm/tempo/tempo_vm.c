@@ -15,6 +15,13 @@
  * each access, so unmapping (a writer) never races with an access in
  * progress. Jobs hold a reference on the address space, so it outlives
  * the file while they run.
+ *
+ * The address space has a reservation object that its private buffers
+ * (%DRM_TEMPO_BO_CREATE_VM_PRIVATE) share as theirs: while any of them
+ * exists, each exec adds its job's fence to it, so that all of them read
+ * as busy (fdinfo's drm-active-memory) while a job of the file is in
+ * flight, at the cost of one lock per exec instead of one per buffer.
+ * Other buffers are shared with explicit synchronisation only.
  */
 
 #include <linux/iosys-map.h>
@@ -105,6 +112,13 @@ struct tempo_vm *tempo_vm_create(void)
 
 	if (!vm)
 		return NULL;
+	vm->resv = kzalloc(sizeof(*vm->resv), GFP_KERNEL_ACCOUNT);
+	if (!vm->resv) {
+		kfree(vm);
+		return NULL;
+	}
+	kref_init(&vm->resv->refcount);
+	dma_resv_init(&vm->resv->resv);
 	kref_init(&vm->refcount);
 	mutex_init(&vm->lock);
 	rwlock_init(&vm->mm_lock);
@@ -123,6 +137,61 @@ struct tempo_vm *tempo_vm_get(struct tempo_vm *vm)
 {
 	kref_get(&vm->refcount);
 	return vm;
+}
+
+static void vm_resv_release(struct kref *kref)
+{
+	struct tempo_vm_resv *r = container_of(kref, struct tempo_vm_resv,
+					       refcount);
+
+	dma_resv_fini(&r->resv);
+	kfree(r);
+}
+
+/**
+ * tempo_vm_resv_get_bo() - make a new buffer private to an address space
+ * @vm: the address space
+ * @obj: the buffer, just created and not yet visible to anyone
+ *
+ * The buffer takes the address space's reservation object as its own.
+ *
+ * Context: process.
+ * Return: what the buffer must hand to tempo_vm_resv_put_bo() once freed.
+ */
+struct tempo_vm_resv *tempo_vm_resv_get_bo(struct tempo_vm *vm,
+					   struct drm_gem_object *obj)
+{
+	struct tempo_vm_resv *r = vm->resv;
+
+	kref_get(&r->refcount);
+	atomic_inc(&r->num_bos);
+	obj->resv = &r->resv;
+	return r;
+}
+
+/**
+ * tempo_vm_resv_put_bo() - a private buffer was freed
+ * @r: what tempo_vm_resv_get_bo() returned for it
+ *
+ * Context: process.
+ */
+void tempo_vm_resv_put_bo(struct tempo_vm_resv *r)
+{
+	atomic_dec(&r->num_bos);
+	kref_put(&r->refcount, vm_resv_release);
+}
+
+/**
+ * tempo_vm_jobs_resv() - where an exec adds its job's fence
+ * @vm: the address space of the job
+ *
+ * Context: any.
+ * Return: the address space's reservation object, or NULL when it has no
+ * private buffer, so that an exec takes no lock for nothing.
+ */
+struct dma_resv *tempo_vm_jobs_resv(struct tempo_vm *vm)
+{
+	return atomic_read(&vm->resv->num_bos) ? &vm->resv->resv : NULL;
 }
 
 static void mapping_free(struct tempo_mapping *m)
@@ -145,6 +214,7 @@ static void vm_release(struct kref *kref)
 	}
 	drm_mm_takedown(&vm->mm);
 	mutex_destroy(&vm->lock);
+	kref_put(&vm->resv->refcount, vm_resv_release);
 	kfree(vm);
 }
 
@@ -273,6 +343,7 @@ int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file)
 {
 	struct tempo_device *tdev = to_tempo_device(dev);
+	struct tempo_vm *vm = to_tempo_file(file)->vm;
 	struct drm_tempo_vm_map *args = data;
 	struct drm_gem_object *obj;
 	int ret = -EINVAL;
@@ -280,8 +351,11 @@ int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (TEMPO_IOCTL_DBG(tdev, !obj))
 		return -ENOENT;
-	if (map_args_valid(tdev, args, obj->size))
-		ret = vm_map(tdev, to_tempo_file(file)->vm, obj, args);
+	/* Another file's private buffer: not in this address space. */
+	if (TEMPO_IOCTL_DBG(tdev, !tempo_gem_mappable(obj, vm)))
+		ret = -EINVAL;
+	else if (map_args_valid(tdev, args, obj->size))
+		ret = vm_map(tdev, vm, obj, args);
 	drm_gem_object_put(obj);
 	return ret;
 }
