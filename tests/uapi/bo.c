@@ -126,9 +126,10 @@ TEST_F(bo, create_with_size_that_overflows_rounding_fails_einval)
 	ASSERT_EQ(EINVAL, errno);
 }
 
-TEST_F(bo, create_with_nonzero_flags_fails_einval)
+TEST_F(bo, create_with_unknown_flags_fails_einval)
 {
-	uint32_t bits[] = { 1u << 0, 1u << 1, 1u << 31 };
+	uint32_t bits[] = { 1u << 1, 1u << 31,
+			    DRM_TEMPO_BO_CREATE_VM_PRIVATE | 1u << 2 };
 
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(bits); i++) {
 		struct drm_tempo_bo_create c = {
@@ -196,6 +197,43 @@ TEST_F(bo, handles_are_per_file)
 	ASSERT_EQ(-1, ioctl(other, DRM_IOCTL_TEMPO_BO_MMAP_OFFSET, &m));
 	ASSERT_EQ(ENOENT, errno);
 	close(other);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Buffers private to the file's address space */
+
+TEST_F(bo, vm_private_buffer_is_created_and_mapped_on_the_cpu)
+{
+	uint32_t handle;
+	uint32_t *p;
+
+	ASSERT_EQ(0, tempo_bo_create_flags(self->fd, self->page,
+					   DRM_TEMPO_BO_CREATE_VM_PRIVATE,
+					   &handle));
+	p = tempo_bo_mmap(self->fd, handle, self->page);
+	ASSERT_TRUE(p != NULL);
+	p[7] = 0x5eed;
+	ASSERT_EQ(0x5eedu, p[7]);
+	ASSERT_EQ(0, munmap(p, self->page));
+	ASSERT_EQ(0, tempo_gem_close(self->fd, handle));
+}
+
+TEST_F(bo, export_of_a_vm_private_buffer_fails_einval)
+{
+	uint32_t private, shared;
+	int dmabuf = -1;
+
+	ASSERT_EQ(0, tempo_bo_create_flags(self->fd, self->page,
+					   DRM_TEMPO_BO_CREATE_VM_PRIVATE,
+					   &private));
+	ASSERT_EQ(0, tempo_bo_create(self->fd, self->page, &shared));
+	ASSERT_EQ(-1, drmPrimeHandleToFD(self->fd, private,
+					 DRM_CLOEXEC | DRM_RDWR, &dmabuf));
+	ASSERT_EQ(EINVAL, errno);
+	/* A shared buffer of the same file exports. */
+	ASSERT_EQ(0, drmPrimeHandleToFD(self->fd, shared,
+					DRM_CLOEXEC | DRM_RDWR, &dmabuf));
+	close(dmabuf);
 }
 
 TEST_HARNESS_MAIN

@@ -317,4 +317,37 @@ TEST_F(fdinfo, memory_grows_by_a_new_buffer_and_its_pages)
 	ASSERT_EQ(0, drmCloseBufferHandle(e->fd, bo.handle));
 }
 
+/* drm-active-memory, or 0 when the kernel leaves it out (nothing active). */
+static int64_t active_memory(int fd)
+{
+	int64_t active = fdinfo_get(fd, "drm-active-memory", NULL, 0);
+
+	return active < 0 ? 0 : active;
+}
+
+/*
+ * A private buffer is active while a job of its file is in flight, and
+ * only then; shared buffers (the environment's) never are.
+ */
+TEST_F(fdinfo, private_buffers_are_active_while_a_job_is_in_flight)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_bo bo;
+	int fence;
+
+	TEMPO_NEED_BLOCKING(e);
+	ASSERT_EQ(0, tempo_bo_new_flags(e->fd, 256 << 10,
+					DRM_TEMPO_BO_CREATE_VM_PRIVATE, 0,
+					&bo));
+	ASSERT_EQ(0, active_memory(e->fd));
+	fence = gated_job(_metadata, e, 0, 0);
+	ASSERT_EQ(0, tempo_fence_wait(fence, TEMPO_BLOCKED_MS));
+	ASSERT_EQ(256 << 10, active_memory(e->fd));
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, TEMPO_WAIT_MS));
+	close(fence);
+	ASSERT_EQ(0, active_memory(e->fd));
+	tempo_bo_del(e->fd, &bo);
+}
+
 TEST_HARNESS_MAIN

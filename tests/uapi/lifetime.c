@@ -194,6 +194,40 @@ TEST_F_TIMEOUT(lifetime, close_with_gated_jobs_then_release_through_the_mapping,
 	device_works(_metadata);
 }
 
+/*
+ * A private buffer shares its reservation object with the file's address
+ * space, which holds the job fences: the file, its address space and the
+ * buffer go while a job that writes the buffer waits, in that order.
+ */
+TEST_F_TIMEOUT(lifetime, close_with_a_gated_job_writing_a_private_buffer, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_batch b;
+	struct tempo_bo bo;
+	int fence;
+
+	TEMPO_NEED_BLOCKING(e);
+	ASSERT_EQ(0, tempo_bo_new_flags(e->fd, 4096,
+					DRM_TEMPO_BO_CREATE_VM_PRIVATE, 0,
+					&bo));
+	tempo_batch_init(&b, &e->cmd, 0, 32);
+	tempo_pkt_wait_gate(&b, e, 1);
+	tempo_pkt_write32(&b, bo.va + 8, 0xc105e);
+	tempo_pkt_end(&b);
+	fence = tempo_submit(_metadata, e->fd, e->ctx, 0, b.va);
+	ASSERT_EQ(0, tempo_fence_wait(fence, TEMPO_BLOCKED_MS));
+	ASSERT_EQ(0, tempo_gem_close(e->fd, bo.handle));
+	close(e->fd);
+	e->fd = -1;
+	tempo_gate_set(e, 1);
+	ASSERT_EQ(1, tempo_fence_wait(fence, self->timeout_ms));
+	close(fence);
+	/* The mapping kept the pages; the job wrote them. */
+	ASSERT_EQ(0xc105eu, *tempo_u32(&bo, 8));
+	munmap(bo.map, bo.size);
+	device_works(_metadata);
+}
+
 TEST_F_TIMEOUT(lifetime, close_with_gated_jobs_never_released, 60)
 {
 	struct tempo_env *e = &self->env;
@@ -661,6 +695,8 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 
 struct end_worker {
 	pthread_t thread;
+	uint32_t rounds;
+	bool done;		/* set when the thread's bursts are over */
 	uint32_t slots;
 	int fd;
 	uint64_t nop, loop;
@@ -713,11 +749,49 @@ static void *end_bursts(void *arg)
 {
 	struct end_worker *w = arg;
 
-	for (uint32_t r = 0; r < END_ROUNDS; r++)
+	for (uint32_t r = 0; r < w->rounds; r++)
 		for (uint32_t i = 0; i < w->slots; i++)
 			if (end_burst(w, i))
-				return NULL;
+				goto out;
+out:
+	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+/* Start END_THREADS threads of @rounds bursts each on @e's file. */
+static void start_end_workers(struct __test_metadata *_metadata,
+			      struct tempo_env *e, struct end_worker *w,
+			      uint32_t rounds)
+{
+	struct tempo_batch nop, loop;
+
+	tempo_batch_init(&nop, &e->cmd, 0, 64);
+	tempo_pkt_nop(&nop, 0);
+	tempo_pkt_end(&nop);
+	tempo_batch_init(&loop, &e->cmd, 256, 64);
+	tempo_pkt_batch_start(&loop, loop.va, 0);
+	tempo_pkt_end(&loop);
+	for (uint32_t t = 0; t < END_THREADS; t++) {
+		w[t] = (struct end_worker){
+			.rounds = rounds,
+			.slots = e->engines->num_engines,
+			.nop = nop.va, .loop = loop.va,
+		};
+		/* The buffer's mappings are the file's: share its file. */
+		w[t].fd = e->fd;
+		ASSERT_EQ(0, pthread_create(&w[t].thread, NULL, end_bursts, &w[t]));
+	}
+}
+
+static void join_end_workers(struct __test_metadata *_metadata,
+			     struct end_worker *w)
+{
+	uint32_t t;
+
+	for (t = 0; t < END_THREADS; t++)
+		pthread_join(w[t].thread, NULL);
+	for (t = 0; t < END_THREADS; t++)
+		EXPECT_STREQ("", w[t].error) TH_LOG("thread %u", t);
 }
 
 /*
@@ -734,30 +808,41 @@ static void *end_bursts(void *arg)
  */
 TEST_F_TIMEOUT(lifetime, jobs_ending_as_run_job_returns_are_handled_before_freed, 600)
 {
+	struct end_worker w[END_THREADS] = {};
+
+	start_end_workers(_metadata, &self->env, w, END_ROUNDS);
+	join_end_workers(_metadata, w);
+	device_works(_metadata);
+}
+
+/*
+ * An exec takes its address space's reservation object only while the
+ * file has a private buffer: the same bursts from three threads, while
+ * the main thread creates, maps, unmaps and closes private buffers, so
+ * that execs find the first one appearing and the last one going, and
+ * banned contexts' execs fail with the object locked.
+ */
+TEST_F_TIMEOUT(lifetime, execs_from_threads_while_private_buffers_come_and_go, 600)
+{
 	struct tempo_env *e = &self->env;
 	struct end_worker w[END_THREADS] = {};
-	struct tempo_batch nop, loop;
-	uint32_t t;
+	unsigned int churns = 0, busy = END_THREADS;
+	struct tempo_bo bo;
 
-	tempo_batch_init(&nop, &e->cmd, 0, 64);
-	tempo_pkt_nop(&nop, 0);
-	tempo_pkt_end(&nop);
-	tempo_batch_init(&loop, &e->cmd, 256, 64);
-	tempo_pkt_batch_start(&loop, loop.va, 0);
-	tempo_pkt_end(&loop);
-	for (t = 0; t < END_THREADS; t++) {
-		w[t] = (struct end_worker){
-			.slots = e->engines->num_engines,
-			.nop = nop.va, .loop = loop.va,
-		};
-		/* The buffer's mappings are the file's: share its file. */
-		w[t].fd = e->fd;
-		ASSERT_EQ(0, pthread_create(&w[t].thread, NULL, end_bursts, &w[t]));
+	start_end_workers(_metadata, e, w, 3);
+	while (busy) {
+		ASSERT_EQ(0, tempo_bo_new_flags(e->fd, 4096,
+						DRM_TEMPO_BO_CREATE_VM_PRIVATE,
+						0, &bo));
+		tempo_bo_del(e->fd, &bo);
+		churns++;
+		busy = 0;
+		for (uint32_t t = 0; t < END_THREADS; t++)
+			busy += !__atomic_load_n(&w[t].done, __ATOMIC_ACQUIRE);
 	}
-	for (t = 0; t < END_THREADS; t++)
-		pthread_join(w[t].thread, NULL);
-	for (t = 0; t < END_THREADS; t++)
-		EXPECT_STREQ("", w[t].error) TH_LOG("thread %u", t);
+	join_end_workers(_metadata, w);
+	TH_LOG("%u private buffers came and went", churns);
+	ASSERT_LT(0u, churns);
 	device_works(_metadata);
 }
 

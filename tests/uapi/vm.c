@@ -185,6 +185,60 @@ TEST_F(vm, address_spaces_are_per_file)
 	close(other);
 }
 
+/*
+ * Open the card node twice: @master first (it becomes DRM master), then
+ * @other, authenticated by @master so that it may open flink names.
+ * Returns 0, or -errno when the node is missing or cannot be opened.
+ */
+static int open_card_pair(int *master, int *other)
+{
+	drm_magic_t magic;
+	char card[32];
+	int ret;
+
+	*master = *other = -1;
+	ret = tempo_device_card_path(card, sizeof(card));
+	if (ret)
+		return ret;
+	*master = open(card, O_RDWR | O_CLOEXEC);
+	*other = open(card, O_RDWR | O_CLOEXEC);
+	if (*master < 0 || *other < 0)
+		return -errno;
+	if (drmGetMagic(*other, &magic) || drmAuthMagic(*master, magic))
+		return -errno;
+	return 0;
+}
+
+TEST_F(vm, private_buffer_of_another_file_maps_fails_einval)
+{
+	struct drm_gem_flink flink = { 0 };
+	struct drm_gem_open gopen = { 0 };
+	uint64_t va = self->va;
+	int master, other, ret;
+
+	ret = open_card_pair(&master, &other);
+	if (ret) {
+		close(master);
+		close(other);
+		SKIP(return, "no authenticated pair of card files: %d", ret);
+	}
+	ASSERT_EQ(0, tempo_bo_create_flags(master, self->page,
+					   DRM_TEMPO_BO_CREATE_VM_PRIVATE,
+					   &flink.handle));
+	ASSERT_EQ(0, tempo_ioctl(master, DRM_IOCTL_GEM_FLINK, &flink));
+	gopen.name = flink.name;
+	ASSERT_EQ(0, tempo_ioctl(other, DRM_IOCTL_GEM_OPEN, &gopen));
+	ASSERT_EQ(-EINVAL, map_raw(other, gopen.handle, 0, va, 0,
+				   self->page));
+	/* In its own file it maps; then that file goes, the other stays. */
+	ASSERT_EQ(0, map_raw(master, flink.handle, 0, va, 0, self->page));
+	close(master);
+	ASSERT_EQ(-EINVAL, map_raw(other, gopen.handle, 0, va, 0,
+				   self->page));
+	ASSERT_EQ(0, tempo_gem_close(other, gopen.handle));
+	close(other);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Rejected mappings */
 
@@ -450,6 +504,23 @@ TEST_F(vm_gpu, mapping_keeps_buffer_alive_after_gem_close)
 	for (unsigned int i = 0; i < 4; i++)
 		ASSERT_EQ(words[i], tempo_u32(&bo, 64)[i]);
 	munmap(bo.map, bo.size);
+}
+
+TEST_F(vm_gpu, private_buffer_is_written_by_a_job)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_batch b;
+	struct tempo_bo bo;
+
+	ASSERT_EQ(0, tempo_bo_new_flags(e->fd, self->page,
+					DRM_TEMPO_BO_CREATE_VM_PRIVATE, 0,
+					&bo));
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write32(&b, bo.va + 16, 0x9a7e);
+	tempo_pkt_end(&b);
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0, b.va));
+	ASSERT_EQ(0x9a7eu, *tempo_u32(&bo, 16));
+	tempo_bo_del(e->fd, &bo);
 }
 
 TEST_F(vm_gpu, second_mapping_of_a_buffer_aliases_the_first)

@@ -14,7 +14,13 @@
 
 int tempo_bo_create(int fd, uint64_t size, uint32_t *handle)
 {
-	struct drm_tempo_bo_create c = { .size = size };
+	return tempo_bo_create_flags(fd, size, 0, handle);
+}
+
+int tempo_bo_create_flags(int fd, uint64_t size, uint32_t flags,
+			  uint32_t *handle)
+{
+	struct drm_tempo_bo_create c = { .size = size, .flags = flags };
 	int ret;
 
 	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_BO_CREATE, &c);
@@ -82,11 +88,17 @@ int tempo_vm_unmap(int fd, uint64_t va, uint64_t size)
 int tempo_bo_new(int fd, uint64_t size, uint32_t vm_flags,
 		 struct tempo_bo *bo)
 {
+	return tempo_bo_new_flags(fd, size, 0, vm_flags, bo);
+}
+
+int tempo_bo_new_flags(int fd, uint64_t size, uint32_t bo_flags,
+		       uint32_t vm_flags, struct tempo_bo *bo)
+{
 	int ret;
 
 	memset(bo, 0, sizeof(*bo));
 	bo->size = size;
-	ret = tempo_bo_create(fd, size, &bo->handle);
+	ret = tempo_bo_create_flags(fd, size, bo_flags, &bo->handle);
 	if (ret)
 		goto err;
 	bo->map = tempo_bo_mmap(fd, bo->handle, size);

@@ -359,6 +359,18 @@ struct tempo_bo {
 int tempo_bo_create(int fd, uint64_t size, uint32_t *handle);
 
 /**
+ * tempo_bo_create_flags() - &DRM_IOCTL_TEMPO_BO_CREATE with flags
+ * @fd: DRM file
+ * @size: bytes, rounded up to the page size by the kernel
+ * @flags: &drm_tempo_bo_create.flags (%DRM_TEMPO_BO_CREATE_VM_PRIVATE)
+ * @handle: the new buffer's GEM handle
+ *
+ * Return: 0 or -errno.
+ */
+int tempo_bo_create_flags(int fd, uint64_t size, uint32_t flags,
+			  uint32_t *handle);
+
+/**
  * tempo_gem_close() - DRM_IOCTL_GEM_CLOSE, through drmCloseBufferHandle()
  * @fd: DRM file
  * @handle: GEM handle
@@ -428,6 +440,19 @@ int tempo_vm_unmap(int fd, uint64_t va, uint64_t size);
  */
 int tempo_bo_new(int fd, uint64_t size, uint32_t vm_flags,
 		 struct tempo_bo *bo);
+
+/**
+ * tempo_bo_new_flags() - tempo_bo_new() with buffer flags
+ * @fd: DRM file
+ * @size: bytes, a multiple of the page size
+ * @bo_flags: &drm_tempo_bo_create.flags (%DRM_TEMPO_BO_CREATE_VM_PRIVATE)
+ * @vm_flags: as for tempo_bo_new()
+ * @bo: the buffer, all zero on failure
+ *
+ * Return: 0 or -errno.
+ */
+int tempo_bo_new_flags(int fd, uint64_t size, uint32_t bo_flags,
+		       uint32_t vm_flags, struct tempo_bo *bo);
 
 /**
  * tempo_bo_del() - undo tempo_bo_new()
