@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include <drm/tempo_drm.h>
+#include <xf86drm.h>
 
 #include <tempo/tempo.hpp>
 
@@ -635,6 +637,18 @@ TEST_F(DeviceTest, WriteToReadOnlyMappingFaults)
     w.write_data(read_only.gpu_address(), 1U).end();
     EXPECT_EQ(run(w).status(), -EFAULT);
     EXPECT_EQ(read_only.read<std::uint32_t>(0), 0U);
+}
+
+TEST_F(DeviceTest, VmPrivateBufferIsWrittenAndNotExported)
+{
+    const Buffer target(device(), 4096, {.vm_private = true});
+    PacketWriter w;
+    w.write_data(target.gpu_address(8), 0x9a7eU).end();
+    EXPECT_EQ(run(w).status(), 1);
+    EXPECT_EQ(target.read<std::uint32_t>(8), 0x9a7eU);
+    int dmabuf = -1;
+    EXPECT_EQ(drmPrimeHandleToFD(device().fd(), target.handle().value(), DRM_CLOEXEC, &dmabuf), -1);
+    EXPECT_EQ(errno, EINVAL);
 }
 
 TEST_F(DeviceTest, IllegalPacketsAreEilseq)

@@ -401,7 +401,12 @@ static void op_bo_create(struct fz_child *c)
 	void *arg;
 
 	bc.size = fz_chance(R, 3) ? fz_edge64(R) : 1 + fz_below(R, 128 * 1024);
-	bc.flags = mbz32(c, &flags);
+	bc.flags = fz_below(R, 2);	/* shared or private to the file's VM */
+	if (fz_chance(R, 12)) {
+		bc.flags = fz_edge32(R);
+		if (bc.flags & ~DRM_TEMPO_BO_CREATE_FLAGS)
+			flags |= FZ_MUST_FAIL;
+	}
 	bc.handle = fz_edge32(R);	/* output: ignored */
 	arg = arg_ptr(c, &bc, sizeof(bc), false, &flags);
 	if (fz_ioctl(c, FZ_BO_CREATE, f->fd, DRM_IOCTL_TEMPO_BO_CREATE, arg,

@@ -29,11 +29,12 @@ std::string describe_bo(const detail::GemObject& object)
            std::to_string(object.size) + " bytes";
 }
 
-detail::GemObject create_object(std::shared_ptr<detail::DeviceState> device, std::uint64_t size)
+detail::GemObject create_object(std::shared_ptr<detail::DeviceState> device, std::uint64_t size,
+                                bool vm_private)
 {
     drm_tempo_bo_create create{
         .size = size,
-        .flags = 0,
+        .flags = vm_private ? DRM_TEMPO_BO_CREATE_VM_PRIVATE : 0u,
         .handle = 0,
     };
     detail::ioctl_or_throw(device->fd.get(), TEMPO_IOCTL(DRM_IOCTL_TEMPO_BO_CREATE), &create, [&] {
@@ -108,7 +109,7 @@ void detail::UnmapGpu::operator()(const GpuMapping& mapping) const noexcept
 }
 
 Buffer::Buffer(const Device& device, std::uint64_t size, BufferOptions options)
-    : object_(create_object(detail::Access::state(device), size))
+    : object_(create_object(detail::Access::state(device), size, options.vm_private))
 {
     if (options.cpu_map)
         cpu_ = decltype(cpu_){map_cpu(object_.get())};

@@ -70,6 +70,10 @@ struct BufferOptions {
     bool gpu_map = true;
     /// The GPU may only read it: a GPU write faults (-EFAULT on the fence).
     bool gpu_read_only = false;
+    /// Private to the device's address space (DRM_TEMPO_BO_CREATE_VM_PRIVATE):
+    /// it counts as active in fdinfo while a job of the device is in flight,
+    /// and cannot be exported.
+    bool vm_private = false;
 };
 
 /**
