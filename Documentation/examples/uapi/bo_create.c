@@ -35,9 +35,9 @@ int example_bo_create_errors(int fd)
 	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_BO_CREATE, &create, EINVAL))
 		return -EPROTO;
 
-	/* No flag is defined: non-zero flags are -EINVAL. */
+	/* A flag outside DRM_TEMPO_BO_CREATE_FLAGS: -EINVAL. */
 	create.size = 4096;
-	create.flags = 1;
+	create.flags = 1u << 31;
 	if (!ex_fails_with(fd, DRM_IOCTL_TEMPO_BO_CREATE, &create, EINVAL))
 		return -EPROTO;
 	return 0;
