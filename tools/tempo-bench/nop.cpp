@@ -196,6 +196,15 @@ public:
         });
     }
 
+    /// submit_only while the file has a buffer private to its address space:
+    /// each exec then also adds its fence to the address space's reservation
+    /// object.
+    [[nodiscard]] Row private_submit() const
+    {
+        const Buffer private_buffer(device_, 4096, {.cpu_map = false, .vm_private = true});
+        return timeline("submit_only_private", "submit only, with a private buffer", false);
+    }
+
     [[nodiscard]] Row sync_file() const
     {
         Submission submission = nop();
@@ -245,6 +254,8 @@ std::vector<Ratio> nop_ratios(const std::vector<Row>& rows)
              "null_ioctl"},
         Spec{"submit_only_bare_over_null_ioctl", "submit only, no out-sync / null ioctl",
              "submit_only_bare", "null_ioctl"},
+        Spec{"submit_only_private_over_submit_only", "submit only: with a private buffer / without",
+             "submit_only_private", "submit_only"},
         Spec{"syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl",
              "syncobj_signal_wait_reset", "null_ioctl"},
         Spec{"round_trip_over_floor", "round trip / floor round trip", "round_trip",
@@ -283,6 +294,7 @@ int run_nop(const Options& options)
             bench.null_ioctl(),
             bench.syncobj(),
             bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
+            bench.private_submit(),
             bench.bare_submit(),
             bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
             bench.sync_file(),
