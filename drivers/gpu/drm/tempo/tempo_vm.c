@@ -100,6 +100,26 @@ void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write)
 	return m->vaddr + m->bo_offset + (va - m->node.start);
 }
 
+static struct tempo_vm_resv *vm_resv_create(void)
+{
+	struct tempo_vm_resv *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+
+	if (!r)
+		return NULL;
+	kref_init(&r->refcount);
+	dma_resv_init(&r->resv);
+	return r;
+}
+
+static void vm_resv_release(struct kref *kref)
+{
+	struct tempo_vm_resv *r = container_of(kref, struct tempo_vm_resv,
+					       refcount);
+
+	dma_resv_fini(&r->resv);
+	kfree(r);
+}
+
 /**
  * tempo_vm_create() - create an empty address space
  *
@@ -112,18 +132,18 @@ struct tempo_vm *tempo_vm_create(void)
 
 	if (!vm)
 		return NULL;
-	vm->resv = kzalloc(sizeof(*vm->resv), GFP_KERNEL_ACCOUNT);
-	if (!vm->resv) {
-		kfree(vm);
-		return NULL;
-	}
-	kref_init(&vm->resv->refcount);
-	dma_resv_init(&vm->resv->resv);
+	vm->resv = vm_resv_create();
+	if (!vm->resv)
+		goto err_free;
 	kref_init(&vm->refcount);
 	mutex_init(&vm->lock);
 	rwlock_init(&vm->mm_lock);
 	drm_mm_init(&vm->mm, TEMPO_VA_START, TEMPO_VA_END - TEMPO_VA_START);
 	return vm;
+
+err_free:
+	kfree(vm);
+	return NULL;
 }
 
 /**
@@ -137,15 +157,6 @@ struct tempo_vm *tempo_vm_get(struct tempo_vm *vm)
 {
 	kref_get(&vm->refcount);
 	return vm;
-}
-
-static void vm_resv_release(struct kref *kref)
-{
-	struct tempo_vm_resv *r = container_of(kref, struct tempo_vm_resv,
-					       refcount);
-
-	dma_resv_fini(&r->resv);
-	kfree(r);
 }
 
 /**
