@@ -752,6 +752,11 @@ struct drm_tempo_sync {
  * %DRM_TEMPO_EXEC_OUT_SYNC_FILE, returned as a sync_file. The fence carries
  * the job's error (see "Emulated hardware").
  *
+ * Priority inheritance: a job of this device that an in-sync waits for
+ * (directly, not through the jobs it waits for itself) runs from then on,
+ * until it ends, at no lower priority than the context submitting this
+ * job. Parallel slots' jobs are not promoted.
+ *
  * Checks, in this order: non-zero @flags bits outside
  * %DRM_TEMPO_EXEC_FLAGS, non-zero @pad, an unknown extension: -EINVAL;
  * unknown @ctx_id: -ENOENT; a banned context (one of its jobs failed on

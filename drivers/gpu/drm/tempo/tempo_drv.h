@@ -159,14 +159,15 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
 void tempo_sched_priority_changed(struct tempo_device *tdev);
+void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
+			 s32 priority);
 u32 tempo_class_queues(u32 engine_class);
 struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 				  struct tempo_vm *vm,
 				  const struct tempo_slot *slot,
 				  const u64 *batches);
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
-		   struct drm_sched_entity *entity, void *owner,
-		   struct drm_file *file);
+		   struct drm_sched_entity *entity, struct drm_file *file);
 int tempo_job_add_dependency(struct tempo_job *job, struct dma_fence *fence);
 struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 				 struct tempo_slot *slot, u32 ctx_id);

@@ -157,15 +157,16 @@ err_count:
  * @job: the job
  * @ctx: the context; the job references its state
  * @entity: the entity of the slot of @ctx that takes the job
- * @owner: the slot, as drm_sched's owner of the job
  * @file: the submitting file
+ *
+ * The job is its own drm_sched owner, so that its finished fence leads
+ * back to it (see tempo_sched_promote()).
  *
  * Context: process.
  * Return: 0 or a negative errno.
  */
 int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
-		   struct drm_sched_entity *entity, void *owner,
-		   struct drm_file *file)
+		   struct drm_sched_entity *entity, struct drm_file *file)
 {
 	u32 i;
 	int ret;
@@ -175,7 +176,8 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 	for (i = 0; job->gang && i < job->gang->hw.width; i++)
 		job->gang->hw.members[i].cancel = &job->state->guilty;
 	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
-	ret = tempo_compat_job_init(&job->base, entity, owner,
+	job->boost = S32_MIN;
+	ret = tempo_compat_job_init(&job->base, entity, job,
 				    to_tempo_file(file)->client_id);
 	job->inited = !ret;
 	return ret;
@@ -222,6 +224,17 @@ static int job_order_gang(struct tempo_job *job, struct tempo_slot *slot)
 	return 0;
 }
 
+/* The jobs it waits for run at its priority or higher from now on. */
+static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
+			     s32 priority)
+{
+	struct dma_fence *fence;
+	unsigned long i;
+
+	xa_for_each(&job->base.dependencies, i, fence)
+		tempo_sched_promote(tdev, fence, priority);
+}
+
 /**
  * tempo_job_push() - hand a job to its slot's entity
  * @job: the job, initialised, its dependencies added
@@ -231,8 +244,9 @@ static int job_order_gang(struct tempo_job *job, struct tempo_slot *slot)
  *
  * Under the context's lock: a gang is ordered after the slot's previous
  * one, a balanced slot is pointed at its least-loaded sibling, then the
- * job is armed (the point of no return) and pushed. On success the job
- * belongs to the scheduler.
+ * job is armed (the point of no return), promotes the jobs it waits for
+ * to its priority, and is pushed. On success the job belongs to the
+ * scheduler.
  *
  * Context: process; takes the context's lock.
  * Return: a reference to the job's finished fence, or an ERR_PTR() when
@@ -252,6 +266,7 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 	}
 	tempo_map_balance(ctx->tdev, slot, job->prio.high);
 	drm_sched_job_arm(&job->base);
+	job_promote_deps(job, ctx->tdev, tempo_ctx_priority(ctx));
 	fence = dma_fence_get(&job->base.s_fence->finished);
 	atomic_inc(&job->state->in_flight);
 	atomic_inc(&job->state->queued);

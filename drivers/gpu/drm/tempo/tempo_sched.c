@@ -48,7 +48,14 @@
 /* How long a reset waits for the hardware to abort a job. */
 #define TEMPO_ABORT_WAIT_MS	1000
 
+/*
+ * Fences of one dependency that tempo_sched_promote() looks at: a timeline
+ * point holds every earlier point not signalled yet.
+ */
+#define TEMPO_PROMOTE_MAX_FENCES	64
+
 #include <linux/delay.h>
+#include <linux/dma-fence-unwrap.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -71,12 +78,18 @@ static bool prio_above(const struct tempo_prio *a, const struct tempo_prio *b)
 	return a->pipe > b->pipe || (a->pipe == b->pipe && a->queue > b->queue);
 }
 
+/* The priority a job runs at now: its context's, or a waiter's above it. */
+static s32 job_priority(const struct tempo_job *job)
+{
+	return max(READ_ONCE(job->state->priority), job->boost);
+}
+
 /*
- * Program a queue's HQD with the highest priority among the contexts of
- * the jobs in its ring, as they are now: a context's change of priority
- * reaches its jobs already written into the ring, and a job never runs
- * below its own context's priority because another context's job shares
- * the ring. An empty ring returns to its programming at load.
+ * Program a queue's HQD with the highest priority among the jobs in its
+ * ring, as they are now: a context's change of priority reaches its jobs
+ * already written into the ring, and a job never runs below its own
+ * priority because another context's job shares the ring. An empty ring
+ * returns to its programming at load.
  */
 static void queue_reprogram(struct tempo_queue *queue)
 {
@@ -91,8 +104,7 @@ static void queue_reprogram(struct tempo_queue *queue)
 
 	spin_lock_irqsave(&queue->ring_lock, flags);
 	list_for_each_entry(job, &queue->ring, ring_link) {
-		prio = tempo_priority_map(queue->tdev,
-					  READ_ONCE(job->state->priority));
+		prio = tempo_priority_map(queue->tdev, job_priority(job));
 		if (!any || prio_above(&prio, &best))
 			best = prio;
 		any = true;
@@ -207,6 +219,79 @@ void tempo_sched_priority_changed(struct tempo_device *tdev)
 
 	for (q = 0; q < tdev->num_queues; q++)
 		queue_reprogram(&tdev->queues[q]);
+}
+
+/* The queue whose scheduler made @fence, a job's finished fence, or NULL. */
+static struct tempo_queue *fence_queue(struct tempo_device *tdev,
+				       struct dma_fence *fence)
+{
+	struct drm_sched_fence *s_fence = to_drm_sched_fence(fence);
+	u32 q;
+
+	if (!s_fence || fence != &s_fence->finished)
+		return NULL;
+	for (q = 0; q < tdev->num_queues; q++)
+		if (s_fence->sched == &tdev->queues[q].sched)
+			return &tdev->queues[q];
+	return NULL;
+}
+
+static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
+			s32 priority)
+{
+	struct tempo_queue *queue = fence_queue(tdev, fence);
+	struct tempo_job *job;
+	unsigned long flags;
+	bool in_ring = false;
+
+	if (!queue)
+		return;
+	/*
+	 * The fence signals before drm_sched frees its job, and freeing
+	 * takes this lock first (ring_leave()): a fence not signalled under
+	 * the lock is a job that outlives it.
+	 */
+	spin_lock_irqsave(&queue->ring_lock, flags);
+	if (!dma_fence_is_signaled(fence)) {
+		job = to_drm_sched_fence(fence)->owner;
+		if (priority > job->boost) {
+			job->boost = priority;
+			in_ring = !list_empty(&job->ring_link);
+		}
+	}
+	spin_unlock_irqrestore(&queue->ring_lock, flags);
+	if (in_ring)
+		queue_reprogram(queue);
+}
+
+/**
+ * tempo_sched_promote() - a job of a context of @priority waits for @fence
+ * @tdev: the device
+ * @fence: a dependency of the waiting job, referenced by the caller
+ * @priority: the waiting context's priority
+ *
+ * Priority inheritance: the device's jobs whose finished fences @fence is
+ * or holds (a timeline point or an array is looked through, up to
+ * %TEMPO_PROMOTE_MAX_FENCES fences), and that have not ended, run at
+ * @priority or higher from now on, until they end: at once when they are
+ * in an HQD ring, else from run_job. Only the jobs waited for directly
+ * are promoted, not the jobs they wait for themselves, nor gangs of
+ * parallel slots.
+ *
+ * Context: any.
+ */
+void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
+			 s32 priority)
+{
+	struct dma_fence_unwrap iter;
+	struct dma_fence *f;
+	u32 n = 0;
+
+	dma_fence_unwrap_for_each(f, &iter, fence) {
+		if (n++ == TEMPO_PROMOTE_MAX_FENCES)
+			break;
+		promote_job(tdev, f, priority);
+	}
 }
 
 static void trace_run(struct drm_sched_job *sched_job,

@@ -34,6 +34,9 @@ struct tempo_gang_job {
  * @state: its context's state, referenced
  * @prio: its priority as the context had it at exec, which placed it;
  *	it runs at &tempo_ctx_state.priority
+ * @boost: the highest priority among the contexts of the jobs that wait
+ *	for it (tempo_sched_promote()), or %S32_MIN; it runs at no lower
+ *	priority. Under its queue's ring lock
  * @gang: for a parallel slot, the gang; @hw is then unused but for its
  *	fence, which is the gang's
  * @ring_link: in &tempo_queue.ring from run_job until the hardware
@@ -53,6 +56,7 @@ struct tempo_job {
 	struct tempo_vm *vm;
 	struct tempo_ctx_state *state;
 	struct tempo_prio prio;
+	s32 boost;
 	struct tempo_gang_job *gang;
 	struct list_head ring_link;
 	bool inited;

@@ -201,7 +201,7 @@ static int submit_job_init(struct tempo_submit *s)
 	if (IS_ERR(job))
 		return PTR_ERR(job);
 	s->job = job;
-	return tempo_job_init(job, s->ctx, entity, s->slot, s->file);
+	return tempo_job_init(job, s->ctx, entity, s->file);
 }
 
 static int submit_add_deps(struct tempo_submit *s)
