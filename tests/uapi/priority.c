@@ -4,8 +4,9 @@
  * work mid-batch, preempted work resumes with the results of an
  * uninterrupted run, FIFO holds within a context, the HQDs are programmed
  * as the policy says, low priority is not starved forever, contexts of
- * one priority share an engine, and a change of priority reaches a
- * context that never idles.
+ * one priority share an engine, a change of priority reaches a context
+ * that never idles, and a job that a higher-priority job waits for runs
+ * at that priority.
  *
  * Run as root (CAP_SYS_NICE): a high-priority context needs it.
  */
@@ -342,6 +343,138 @@ TEST_F(prio, an_hqd_runs_at_its_jobs_priority_while_it_holds_them)
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
+}
+
+/*
+ * Submit @batch on the LOW context (after @low_in unless NULL) with an
+ * out-syncobj, then a job of context @waiter that waits for it; returns
+ * the LOW job's sync_file, the waiter's in *@high.
+ */
+static int submit_waited_for(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(prio) *self, uint32_t waiter,
+			     const struct drm_tempo_sync *low_in,
+			     uint64_t batch, int *high)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_sync sync = { 0 };
+	int low = -1;
+
+	*high = -1;
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &sync.handle));
+	ASSERT_EQ(0, tempo_exec(e->fd, self->low, self->slot, batch, low_in,
+				low_in ? 1 : 0, &sync, 1, &low));
+	ASSERT_EQ(0, tempo_exec(e->fd, waiter, self->slot,
+				high_write_batch(e, 4096), &sync, 1, NULL, 0,
+				high));
+	drmSyncobjDestroy(e->fd, sync.handle);
+	return low;
+}
+
+/*
+ * A LOW job that starts and waits for the gate, and a job of @waiter that
+ * waits for it; returns once the LOW job runs, as submit_waited_for().
+ */
+static int start_waited_for(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(prio) *self, uint32_t waiter,
+			    int *high)
+{
+	struct tempo_env *e = &self->env;
+	int low;
+
+	*tempo_u64(&e->data, STARTED) = 0;
+	low = submit_waited_for(_metadata, self, waiter, NULL,
+				tempo_started_gated_batch(e, 0, STARTED),
+				high);
+	tempo_wait_nonzero(_metadata, &e->data, STARTED);
+	return low;
+}
+
+/*
+ * Priority inheritance: a HIGH job that waits for a LOW job in an HQD
+ * ring raises that job's HQD to HIGH's programming (pipe 2, queue 11),
+ * with either policy, until it ends.
+ */
+TEST_F(prio, a_low_job_that_a_high_job_waits_for_runs_at_high_priority)
+{
+	struct tempo_env *e = &self->env;
+	unsigned int low_pipe = self->policy ? 0 : 1;
+	int low, high;
+
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	low = start_waited_for(_metadata, self, self->high, &high);
+	/* The HIGH job waits in drm_sched: only the LOW job is in a ring. */
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(1u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0, tempo_fence_wait(high, 0));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(1u, *tempo_u32(&e->data, HIGH_MARK));
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+}
+
+/*
+ * A waiter lends its own priority, no more: a NORMAL job (which needs no
+ * privilege) waiting for a LOW job takes it off LOW's programming, and
+ * nothing runs at HIGH's.
+ */
+TEST_F(prio, a_normal_waiter_promotes_a_low_job_to_normal_only)
+{
+	struct tempo_env *e = &self->env;
+	unsigned int low_pipe = self->policy ? 0 : 1;
+	int low, normal;
+
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	low = start_waited_for(_metadata, self, e->ctx, &normal);
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, normal, 1, TEMPO_WAIT_MS);
+}
+
+/*
+ * The same for a LOW job that has not reached the hardware yet: it waits
+ * for a gated job on the GFX engine when the HIGH job starts waiting for
+ * it, and runs at HIGH once written into its ring.
+ */
+TEST_F(prio, a_queued_low_job_that_a_high_job_waits_for_runs_at_high_priority)
+{
+	struct tempo_env *e = &self->env;
+	unsigned int low_pipe = self->policy ? 0 : 1;
+	int gfx = tempo_default_slot(e->engines, DRM_TEMPO_ENGINE_CLASS_GFX, 0);
+	struct drm_tempo_sync cork = { 0 };
+	struct tempo_batch b;
+	int low, high;
+
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	ASSERT_LE(0, gfx);
+	*tempo_u64(&e->data, STARTED) = 0;
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &cork.handle));
+	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, gfx,
+				tempo_gated_batch(e, 0, TEMPO_NO_MARK, 0),
+				NULL, 0, &cork, 1, NULL));
+	/* The LOW job marks that it started, then waits for the gate at 2. */
+	tempo_batch_init(&b, &e->cmd, 512, 32);
+	tempo_pkt_write32(&b, VA(e, STARTED), 1);
+	tempo_pkt_wait_gate(&b, e, 2);
+	tempo_pkt_end(&b);
+	low = submit_waited_for(_metadata, self, self->high, &cork, b.va,
+				&high);
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	tempo_gate_set(e, 1);
+	tempo_wait_nonzero(_metadata, &e->data, STARTED);
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(1u, hqds_at(_metadata, e->fd, 2, 11));
+	tempo_gate_set(e, 2);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	drmSyncobjDestroy(e->fd, cork.handle);
 }
 
 TEST_F_TIMEOUT(prio, low_priority_is_not_starved_past_the_bound, 60)
