@@ -12,9 +12,18 @@
  *                    after it and the rest of its queue in order
  *   preempt          a HIGH context's job completes while a NORMAL one
  *                    spins on the same engine
+ *   preempt-self     a VERY_LOW context whose jobs wait behind NORMAL
+ *                    spinners on every engine raises itself to HIGH: at
+ *                    once every HQD holding its jobs runs at HIGH, and
+ *                    its jobs run while the spinners are still there
  *   preemptive-hang  a hanging LOW job does not delay a HIGH job on the
  *                    same engine; the hang fails with ETIMEDOUT, the HIGH
  *                    context is not guilty
+ *   promotion        priority inheritance: behind a spinner of priority
+ *                    between NORMAL and HIGH, a NORMAL job and then a LOW
+ *                    job wait; a HIGH job that waits for the LOW one
+ *                    promotes it, and it runs first, before the spinner
+ *                    ends
  *   wide             many contexts, all plugged on one syncobj (a
  *                    spinner's fence), complete with their own results
  *                    once it signals
@@ -221,6 +230,131 @@ static void preempt(struct sched *s)
 	preempt_env_stop(s, &e);
 }
 
+/* HIGH's queue priority in every policy's table. */
+#define HIGH_QUEUE	11
+/* VERY_LOW's queue priority. */
+#define VERY_LOW_QUEUE	0
+
+/* Waits until @n HQDs run at queue priority @queue (any pipe priority). */
+static void wait_hqds_at(struct sched *s, unsigned int queue, unsigned int n)
+{
+	for (int ms = 0; tempo_hqds_at(s->fd, -1, queue) != n; ms++) {
+		igt_assert_f(ms < TEMPO_IGT_TIMEOUT_MS,
+			     "%u HQDs at queue priority %u, not %u\n",
+			     tempo_hqds_at(s->fd, -1, queue), queue, n);
+		usleep(1000);
+	}
+}
+
+static void preempt_self(struct sched *s)
+{
+	unsigned int n = 0, num = s->engines->num_engines;
+	struct tempo_spin noise[64], self[64];
+	uint32_t noise_ctx, ctx;
+
+	require_high(s);
+	igt_assert(num <= ARRAY_SIZE(noise));
+	noise_ctx = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_NORMAL);
+	ctx = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_VERY_LOW);
+	/*
+	 * Two contexts below HIGH share the HQDs but one (kept for high
+	 * priority, with the default policy): they need two more.
+	 */
+	for (unsigned int i = 0; i < num; i++) {
+		if (s->engines->engines[i].num_hqds < 3)
+			continue;
+		tempo_spin_start(s->fd, &noise[n], noise_ctx, i);
+		tempo_spin_wait_running(&noise[n]);
+		tempo_spin_start(s->fd, &self[n], ctx, i);
+		n++;
+	}
+	igt_require_f(n, "no engine with three HQDs\n");
+	/* Its jobs are in their rings, waiting (or starved and parked). */
+	wait_hqds_at(s, VERY_LOW_QUEUE, n);
+	igt_assert_eq(tempo_hqds_at(s->fd, -1, HIGH_QUEUE), 0);
+
+	igt_assert_eq(__tempo_ctx_set_param(s->fd, ctx,
+					    DRM_TEMPO_CTX_PARAM_PRIORITY,
+					    DRM_TEMPO_PRIORITY_HIGH), 0);
+	/* The change reached the rings before the ioctl returned. */
+	igt_assert_eq(tempo_hqds_at(s->fd, -1, HIGH_QUEUE), n);
+	igt_assert_eq(tempo_hqds_at(s->fd, -1, VERY_LOW_QUEUE), 0);
+	for (unsigned int i = 0; i < n; i++)
+		tempo_spin_wait_running(&self[i]);
+	for (unsigned int i = 0; i < n; i++) {
+		tempo_spin_release(&self[i]);
+		igt_assert_eq(tempo_fence_wait(self[i].fence), 1);
+		/* It went past the spinner, which is still there. */
+		igt_assert(!tempo_spin_ended(&noise[i]));
+		igt_assert_eq(tempo_fence_status(noise[i].fence), 0);
+	}
+
+	for (unsigned int i = 0; i < n; i++) {
+		tempo_spin_free(s->fd, &self[i]);
+		tempo_spin_free(s->fd, &noise[i]);
+	}
+	tempo_ctx_destroy(s->fd, ctx);
+	tempo_ctx_destroy(s->fd, noise_ctx);
+}
+
+/* Where promotion's jobs write the order they ran in. */
+#define LOW_RESULT	RESULT(0)
+#define NORMAL_RESULT	RESULT(1)
+#define HIGH_RESULT	RESULT(2)
+
+static void promotion(struct sched *s)
+{
+	uint32_t mid, normal, low, high, syncobj;
+	struct tempo_bo data, cmd;
+	struct tempo_spin spin;
+	int normal_f, low_f, high_f;
+
+	require_high(s);
+	/* Above NORMAL, below HIGH: the regular HQDs wait behind it. */
+	mid = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_HIGH / 2);
+	normal = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_NORMAL);
+	low = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_LOW);
+	high = tempo_ctx_create(s->fd, DRM_TEMPO_PRIORITY_HIGH);
+	tempo_bo_create(s->fd, 4096, &data);
+	tempo_bo_create(s->fd, 4096, &cmd);
+	igt_assert_eq(drmSyncobjCreate(s->fd, 0, &syncobj), 0);
+	tempo_spin_start(s->fd, &spin, mid, s->slot);
+	tempo_spin_wait_running(&spin);
+
+	/* NORMAL first: were they on one HQD, it would run first. */
+	normal_f = tempo_exec(s->fd, normal, s->slot,
+			      count_batch(&cmd, &data, COUNTER, NORMAL_RESULT));
+	igt_assert_eq(__tempo_exec(s->fd, low, s->slot,
+				   count_batch(&cmd, &data, COUNTER,
+					       LOW_RESULT), NULL, &low_f), 0);
+	igt_assert_eq(drmSyncobjImportSyncFile(s->fd, syncobj, low_f), 0);
+	high_f = tempo_exec_after(s->fd, high, s->slot,
+				  count_batch(&cmd, &data, COUNTER,
+					      HIGH_RESULT), syncobj);
+
+	/* The LOW job ran first, at HIGH, while the spinner holds on. */
+	igt_assert_eq(tempo_fence_wait(low_f), 1);
+	igt_assert_eq_u64(*tempo_bo_u64(&data, LOW_RESULT), 1);
+	igt_assert(!tempo_spin_ended(&spin));
+
+	tempo_spin_free(s->fd, &spin);
+	igt_assert_eq(tempo_fence_wait(normal_f), 1);
+	igt_assert_eq(tempo_fence_wait(high_f), 1);
+	igt_assert_lt_u64(1, *tempo_bo_u64(&data, NORMAL_RESULT));
+	igt_assert_lt_u64(1, *tempo_bo_u64(&data, HIGH_RESULT));
+
+	close(high_f);
+	close(low_f);
+	close(normal_f);
+	drmSyncobjDestroy(s->fd, syncobj);
+	tempo_bo_destroy(s->fd, &cmd);
+	tempo_bo_destroy(s->fd, &data);
+	tempo_ctx_destroy(s->fd, high);
+	tempo_ctx_destroy(s->fd, low);
+	tempo_ctx_destroy(s->fd, normal);
+	tempo_ctx_destroy(s->fd, mid);
+}
+
 static void preemptive_hang(struct sched *s)
 {
 	struct preempt_env e;
@@ -373,9 +507,17 @@ igt_main
 	igt_subtest("preempt")
 		preempt(&s);
 
+	igt_describe("A context raising its own priority preempts, on every engine, the work its jobs waited behind.");
+	igt_subtest("preempt-self")
+		preempt_self(&s);
+
 	igt_describe("A hanging LOW job delays no HIGH job; only the hang is reset.");
 	igt_subtest("preemptive-hang")
 		preemptive_hang(&s);
+
+	igt_describe("A LOW job that a HIGH job waits for runs at HIGH, before a NORMAL job.");
+	igt_subtest("promotion")
+		promotion(&s);
 
 	igt_describe("Many contexts plugged on one fence all run when it signals.");
 	igt_subtest("wide")

@@ -76,6 +76,28 @@ struct drm_tempo_query_engines *tempo_query_engines(int fd)
 	return e;
 }
 
+/*
+ * How many HQDs are programmed at queue priority @queue and pipe priority
+ * @pipe (any pipe priority when @pipe is negative).
+ */
+unsigned int tempo_hqds_at(int fd, int pipe, unsigned int queue)
+{
+	struct drm_tempo_query q = { .query = DRM_TEMPO_QUERY_HQDS };
+	struct drm_tempo_query_hqds *h;
+	unsigned int n = 0;
+
+	igt_assert_eq(tempo_ioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q), 0);
+	h = calloc(1, q.size);
+	igt_assert(h);
+	q.data = (uintptr_t)h;
+	igt_assert_eq(tempo_ioctl(fd, DRM_IOCTL_TEMPO_QUERY, &q), 0);
+	for (unsigned int i = 0; i < h->num_hqds; i++)
+		n += (pipe < 0 || h->hqds[i].pipe_priority == pipe) &&
+		     h->hqds[i].queue_priority == queue;
+	free(h);
+	return n;
+}
+
 /* The default map's slot of the first engine of a class, or -1. */
 int tempo_first_slot(const struct drm_tempo_query_engines *e,
 		     unsigned int engine_class)

@@ -68,6 +68,7 @@ bool tempo_is_device(int fd);
 
 void tempo_query_device(int fd, struct drm_tempo_query_device *dev);
 struct drm_tempo_query_engines *tempo_query_engines(int fd);
+unsigned int tempo_hqds_at(int fd, int pipe, unsigned int queue);
 int tempo_first_slot(const struct drm_tempo_query_engines *e,
 		     unsigned int engine_class);
 const char *tempo_class_name(unsigned int engine_class);
