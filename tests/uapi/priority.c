@@ -477,6 +477,37 @@ TEST_F(prio, a_queued_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 	drmSyncobjDestroy(e->fd, cork.handle);
 }
 
+/*
+ * A HIGH job waiting for a deep timeline point (100 points queued behind
+ * a gated job): every earlier point not signalled yet is looked through
+ * for promotion, and everything completes.
+ */
+TEST_F_TIMEOUT(prio, a_high_job_waiting_for_a_deep_timeline_point_completes, 60)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_sync point = { 0 };
+	int gate, high;
+
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &point.handle));
+	gate = tempo_submit(_metadata, e->fd, self->low, self->slot,
+			    tempo_gated_batch(e, 0, TEMPO_NO_MARK, 0));
+	for (point.point = 1; point.point <= 100; point.point++)
+		ASSERT_EQ(0, tempo_exec(e->fd, self->low, self->slot,
+					tempo_mark_batch(e, 64, 0x3000, 1),
+					NULL, 0, &point, 1, NULL));
+	point.point = 100;
+	ASSERT_EQ(0, tempo_exec(e->fd, self->high, self->slot,
+				high_write_batch(e, 4096), &point, 1, NULL, 0,
+				&high));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, gate, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(1u, *tempo_u32(&e->data, HIGH_MARK));
+	drmSyncobjDestroy(e->fd, point.handle);
+}
+
 TEST_F_TIMEOUT(prio, low_priority_is_not_starved_past_the_bound, 60)
 {
 	struct tempo_env *e = &self->env;

@@ -48,12 +48,6 @@
 /* How long a reset waits for the hardware to abort a job. */
 #define TEMPO_ABORT_WAIT_MS	1000
 
-/*
- * Fences of one dependency that tempo_sched_promote() looks at: a timeline
- * point holds every earlier point not signalled yet.
- */
-#define TEMPO_PROMOTE_MAX_FENCES	64
-
 #include <linux/delay.h>
 #include <linux/dma-fence-unwrap.h>
 #include <linux/random.h>
@@ -271,10 +265,10 @@ static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
  * @priority: the waiting context's priority
  *
  * Priority inheritance: the device's jobs whose finished fences @fence is
- * or holds (a timeline point or an array is looked through, up to
- * %TEMPO_PROMOTE_MAX_FENCES fences), and that have not ended, run at
- * @priority or higher from now on, until they end: at once when they are
- * in an HQD ring, else from run_job. Only the jobs waited for directly
+ * or holds (a timeline point or an array is looked through: a point
+ * holds the earlier points not signalled yet), and that have not ended,
+ * run at @priority or higher from now on, until they end: at once when
+ * they are in an HQD ring, else from run_job. Only the jobs waited for directly
  * are promoted, not the jobs they wait for themselves, nor gangs of
  * parallel slots.
  *
@@ -285,13 +279,10 @@ void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 {
 	struct dma_fence_unwrap iter;
 	struct dma_fence *f;
-	u32 n = 0;
 
-	dma_fence_unwrap_for_each(f, &iter, fence) {
-		if (n++ == TEMPO_PROMOTE_MAX_FENCES)
-			break;
+	/* Never left early: the iterator holds a reference until its end. */
+	dma_fence_unwrap_for_each(f, &iter, fence)
 		promote_job(tdev, f, priority);
-	}
 }
 
 static void trace_run(struct drm_sched_job *sched_job,
