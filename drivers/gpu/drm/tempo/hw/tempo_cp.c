@@ -48,6 +48,7 @@
  */
 
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/nospec.h>
@@ -60,8 +61,12 @@
 #include "tempo_hw_priv.h"
 #include "tempo_hw_trace.h"
 
-/* Polling period of WAIT_MEM, in microseconds. */
+/*
+ * Polling period of WAIT_MEM, in microseconds: the first, doubled at each
+ * poll that finds the value not there yet, up to the last.
+ */
 #define TEMPO_CP_POLL_US	50
+#define TEMPO_CP_POLL_MAX_US	800
 /* Bytes a COPY or FILL moves between two checks for preemption and abort. */
 #define TEMPO_CP_CHUNK		SZ_64K
 
@@ -292,11 +297,34 @@ static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
 				    tempo_isa_qword(p, DRM_TEMPO_ATOMIC_VA), value);
 }
 
+static bool cp_gang_preempted(struct tempo_cp_exec *x)
+{
+	struct tempo_hw_gang *gang = x->st->job->gang;
+
+	return gang && READ_ONCE(gang->preempt);
+}
+
+/*
+ * A WAIT_MEM's pause between two polls of memory, cut short by a doorbell
+ * (new work or an abort may have to preempt the wait) or by the engine
+ * stopping.
+ */
+static void cp_wait_mem_pause(struct tempo_cp_exec *x, u32 *period_us)
+{
+	wait_event_interruptible_hrtimeout(x->engine->wq,
+					   READ_ONCE(x->engine->doorbell) ||
+					   cp_gang_preempted(x) ||
+					   READ_ONCE(x->engine->stopping),
+					   ns_to_ktime((u64)*period_us * NSEC_PER_USEC));
+	*period_us = min(2 * *period_us, TEMPO_CP_POLL_MAX_US);
+}
+
 static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 {
 	u64 va = tempo_isa_qword(p, DRM_TEMPO_WAIT_MEM_VA);
 	u64 ref = tempo_isa_qword(p, DRM_TEMPO_WAIT_MEM_REF);
 	u64 mask = tempo_isa_qword(p, DRM_TEMPO_WAIT_MEM_MASK);
+	u32 period_us = TEMPO_CP_POLL_US;
 
 	for (;;) {
 		u64 value;
@@ -316,15 +344,8 @@ static int cp_wait_mem(struct tempo_cp_exec *x, const struct tempo_packet *p)
 			return x->in_place_end ? TEMPO_CP_HANDOVER :
 						 TEMPO_CP_PREEMPTED;
 		}
-		usleep_range(TEMPO_CP_POLL_US, 2 * TEMPO_CP_POLL_US);
+		cp_wait_mem_pause(x, &period_us);
 	}
-}
-
-static bool cp_gang_preempted(struct tempo_cp_exec *x)
-{
-	struct tempo_hw_gang *gang = x->st->job->gang;
-
-	return gang && READ_ONCE(gang->preempt);
 }
 
 static bool cp_dispatch_wake(struct tempo_cp_exec *x)

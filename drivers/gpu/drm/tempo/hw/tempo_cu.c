@@ -27,8 +27,8 @@
  * workgroup while suspended, and its running workgroups stop at their next
  * check and save their progress, as compute wave save/restore would. A
  * kernel checks every %TEMPO_CU_CHUNK bytes (FILL, COPY, CHECKSUM), every
- * %TEMPO_CU_ATOMIC_BATCH increments (ATOMIC_INC) or every
- * %TEMPO_CU_QUANTUM_NS (SPIN). A resumed dispatch runs its saved
+ * %TEMPO_CU_ATOMIC_BATCH increments (ATOMIC_INC), or as soon as it is
+ * asked to (SPIN). A resumed dispatch runs its saved
  * workgroups first, from where they stopped, then the ones never started,
  * so it produces exactly the results of an uninterrupted run. The same
  * checks stop a cancelled dispatch's workgroups, however long they are.
@@ -39,11 +39,14 @@
  * effect within a check, not when long workgroups end.
  *
  * The SPIN kernel models a busy CU without burning the host CPU: it sleeps
- * in slices of at most %TEMPO_CU_QUANTUM_NS. CU threads run at a lower CPU
+ * until its time is up or until a check is asked for (a dispatch suspended
+ * or cancelled, a high-priority queue with work), whichever comes first,
+ * so a busy CU costs the host no wake-up. CU threads run at a lower CPU
  * priority than the command processors.
  */
 
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/nospec.h>
@@ -57,8 +60,8 @@
 
 #include "tempo_hw_priv.h"
 
-/* Longest a workgroup runs between two checks for preemption. */
-#define TEMPO_CU_QUANTUM_NS	(250 * NSEC_PER_USEC)
+/* Shortest SPIN sleep: below it a workgroup waits without sleeping. */
+#define TEMPO_CU_MIN_SLEEP_NS	(10 * NSEC_PER_USEC)
 /* Bytes a memory kernel moves between two checks for preemption. */
 #define TEMPO_CU_CHUNK		SZ_16K
 /* Increments of ATOMIC_INC between two checks for preemption. */
@@ -66,6 +69,7 @@
 
 /**
  * struct tempo_group - a workgroup on a compute unit
+ * @cu: the compute unit
  * @d: its dispatch
  * @index: its index in @d
  * @done: progress, in the kernel's unit: bytes (FILL, COPY, CHECKSUM),
@@ -74,6 +78,7 @@
  * @low: it counts in the pool's busy_low
  */
 struct tempo_group {
+	struct tempo_cu *cu;
 	struct tempo_dispatch *d;
 	u32 index;
 	u64 done;
@@ -102,6 +107,7 @@ static bool cu_evict(struct tempo_cu_pool *pool, struct tempo_group *grp)
 	if (evict) {
 		pool->busy_low--;
 		grp->low = false;
+		grp->cu->low = false;
 	}
 	spin_unlock(&pool->lock);
 	return evict;
@@ -229,27 +235,69 @@ static int kernel_atomic_inc(struct tempo_cu_pool *pool,
 	return 0;
 }
 
-/* Sleeps in quanta until grp->done reaches the SPIN time. */
+/*
+ * The workgroup of @cu must check at once: the change that asks for it is
+ * made before, so that a workgroup reading its CU's checks before its
+ * check sees the change in the check or is woken by the bump.
+ */
+static void cu_ask_check(struct tempo_cu *cu)
+{
+	/* Orders the change before the bump; pairs with kernel_spin(). */
+	smp_mb__before_atomic();
+	atomic_inc(&cu->checks);
+	wake_up(&cu->check_wq);
+}
+
+/* The CUs running a workgroup of @d check at once. */
+static void cu_ask_dispatch(struct tempo_cu_pool *pool,
+			    const struct tempo_dispatch *d)
+{
+	u32 i;
+
+	for (i = 0; i < pool->num_cus; i++)
+		if (READ_ONCE(pool->cus[i].d) == d)
+			cu_ask_check(&pool->cus[i]);
+}
+
+/* @n of the CUs running low-priority workgroups check at once. */
+static void cu_ask_low(struct tempo_cu_pool *pool, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < pool->num_cus && n; i++)
+		if (READ_ONCE(pool->cus[i].low)) {
+			cu_ask_check(&pool->cus[i]);
+			n--;
+		}
+}
+
+/* Sleeps until grp->done reaches the SPIN time, checking when asked to. */
 static int kernel_spin(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
+	struct tempo_cu *cu = grp->cu;
 	u64 total = grp->d->args[0];
 	int ret;
 
 	for (;;) {
-		u64 start = ktime_get_ns();
-		u64 slice = min_t(u64, total - grp->done, TEMPO_CU_QUANTUM_NS);
+		int checks = atomic_read(&cu->checks);
+		u64 start, left;
 
-		if (slice < 10 * NSEC_PER_USEC)
-			ndelay(slice);
-		else
-			usleep_range(slice / NSEC_PER_USEC,
-				     slice / NSEC_PER_USEC + 5);
-		grp->done = min(total, grp->done + ktime_get_ns() - start);
-		if (grp->done >= total)
-			return 0;
+		/* The bump read before the change; pairs with cu_ask_check(). */
+		smp_rmb();
 		ret = group_check(pool, grp);
 		if (ret)
 			return ret;
+		start = ktime_get_ns();
+		left = total - grp->done;
+		if (left < TEMPO_CU_MIN_SLEEP_NS)
+			ndelay(left);
+		else
+			wait_event_interruptible_hrtimeout(cu->check_wq,
+							   atomic_read(&cu->checks) != checks,
+							   ns_to_ktime(left));
+		grp->done = min(total, grp->done + ktime_get_ns() - start);
+		if (grp->done >= total)
+			return 0;
 	}
 }
 
@@ -365,6 +413,8 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 		grp->low = is_low(d);
 		if (grp->low)
 			pool->busy_low++;
+		WRITE_ONCE(grp->cu->d, d);
+		WRITE_ONCE(grp->cu->low, grp->low);
 	}
 	spin_unlock(&pool->lock);
 	return d;
@@ -397,6 +447,8 @@ static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
 	pool->busy--;
 	if (grp->low)
 		pool->busy_low--;
+	WRITE_ONCE(grp->cu->d, NULL);
+	WRITE_ONCE(grp->cu->low, false);
 	if (ret == -EAGAIN && !d->abort) {
 		group_park(pool, grp);
 	} else {
@@ -427,8 +479,9 @@ static bool cu_should_wake(struct tempo_cu_pool *pool)
 
 static int cu_thread(void *data)
 {
-	struct tempo_cu_pool *pool = data;
-	struct tempo_group grp;
+	struct tempo_cu *cu = data;
+	struct tempo_cu_pool *pool = cu->pool;
+	struct tempo_group grp = { .cu = cu };
 
 	while (!kthread_should_stop()) {
 		u64 cpu;
@@ -493,6 +546,7 @@ void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->suspended = true;
 	list_del_init(&d->link);
 	spin_unlock(&pool->lock);
+	cu_ask_dispatch(pool, d);
 }
 
 /**
@@ -521,7 +575,7 @@ void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
  * @d: the dispatch
  *
  * Its workgroups not started or stopped are forgotten; running ones stop
- * within a quantum. Wait for tempo_cu_dispatch_idle() before reusing @d.
+ * at their next check. Wait for tempo_cu_dispatch_idle() before reusing @d.
  *
  * Context: process.
  */
@@ -535,6 +589,7 @@ void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->num_partial = 0;
 	d->next_group = d->num_groups;
 	spin_unlock(&pool->lock);
+	cu_ask_dispatch(pool, d);
 }
 
 /**
@@ -590,14 +645,19 @@ void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
 void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy)
 {
 	unsigned long flags;
+	u32 excess = 0;
 
 	spin_lock_irqsave(&pool->lock, flags);
 	if (busy)
 		pool->high_queues++;
 	else
 		pool->high_queues--;
+	if (busy && pool->busy_low + pool->reserved > pool->num_cus)
+		excess = pool->busy_low + pool->reserved - pool->num_cus;
 	spin_unlock_irqrestore(&pool->lock, flags);
-	if (!busy)
+	if (busy)
+		cu_ask_low(pool, excess);
+	else
 		wake_up(&pool->wq);
 }
 
@@ -622,19 +682,22 @@ int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
 	init_waitqueue_head(&pool->wq);
 	pool->reserved = min(reserved, num_cus - 1);
 	pool->by_priority = by_priority;
-	pool->threads = kcalloc(num_cus, sizeof(*pool->threads), GFP_KERNEL);
-	if (!pool->threads)
+	pool->cus = kcalloc(num_cus, sizeof(*pool->cus), GFP_KERNEL);
+	if (!pool->cus)
 		return -ENOMEM;
 	for (i = 0; i < num_cus; i++) {
-		struct task_struct *t;
+		struct tempo_cu *cu = &pool->cus[i];
 
-		t = kthread_run(cu_thread, pool, "tempo-cu%u", i);
-		if (IS_ERR(t)) {
+		cu->pool = pool;
+		init_waitqueue_head(&cu->check_wq);
+		cu->thread = kthread_run(cu_thread, cu, "tempo-cu%u", i);
+		if (IS_ERR(cu->thread)) {
+			int ret = PTR_ERR(cu->thread);
+
 			tempo_cu_pool_fini(pool);
-			return PTR_ERR(t);
+			return ret;
 		}
-		set_user_nice(t, nice);
-		pool->threads[i] = t;
+		set_user_nice(cu->thread, nice);
 		pool->num_cus = i + 1;
 	}
 	return 0;
@@ -651,8 +714,8 @@ void tempo_cu_pool_fini(struct tempo_cu_pool *pool)
 	u32 i;
 
 	for (i = 0; i < pool->num_cus; i++)
-		kthread_stop(pool->threads[i]);
-	kfree(pool->threads);
-	pool->threads = NULL;
+		kthread_stop(pool->cus[i].thread);
+	kfree(pool->cus);
+	pool->cus = NULL;
 	pool->num_cus = 0;
 }

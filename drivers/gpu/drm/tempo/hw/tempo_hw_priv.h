@@ -210,6 +210,27 @@ struct tempo_engine {
 };
 
 /**
+ * struct tempo_cu - a compute unit: a thread that runs one workgroup at a
+ * time
+ * @pool: its pool
+ * @thread: its thread
+ * @check_wq: where its SPIN workgroup sleeps between two checks
+ * @checks: bumped when its workgroup must check at once whether to stop:
+ *	its dispatch was suspended or cancelled, or it may have to give its
+ *	CU back to high-priority work
+ * @d: the dispatch of its workgroup, or NULL; set under the pool's lock
+ * @low: its workgroup counts in the pool's busy_low; under the pool's lock
+ */
+struct tempo_cu {
+	struct tempo_cu_pool *pool;
+	struct task_struct *thread;
+	wait_queue_head_t check_wq;
+	atomic_t checks;
+	struct tempo_dispatch *d;
+	bool low;
+};
+
+/**
  * struct tempo_cu_pool - the compute units shared by all engines
  * @lock: guards @queue, @busy, @busy_low, @high_queues, @next_seq and the
  *	bookkeeping of every queued dispatch
@@ -223,7 +244,7 @@ struct tempo_engine {
  * @high_queues: high-pipe-priority queues that have work
  * @next_seq: &tempo_dispatch.seq of the next dispatch
  * @groups_done: workgroups completed, for debugfs
- * @threads: one thread per compute unit
+ * @cus: the compute units
  */
 struct tempo_cu_pool {
 	spinlock_t lock; /* guards the queue and the counters */
@@ -237,7 +258,7 @@ struct tempo_cu_pool {
 	u32 high_queues;
 	u64 next_seq;
 	atomic64_t groups_done;
-	struct task_struct **threads;
+	struct tempo_cu *cus;
 };
 
 /**
