@@ -23,9 +23,11 @@
  * (b) loaded hardware, probes at NORMAL;
  * (c) loaded hardware, probes at HIGH; labelled (d) when the module was
  *     loaded with cu_by_priority=0 (the CU sequencer ignores priorities).
- * The load: one LOW and one NORMAL context per gfx and compute engine, each
- * keeping two DISPATCH SPIN jobs (one workgroup per CU, --load-ms each)
- * queued, refilled from a thread as soon as one completes.
+ * The load, as separate clients make it: a process per engine, each with a
+ * DRM file of its own and a LOW and a NORMAL context keeping two jobs of
+ * --load-ms queued: DISPATCH SPIN jobs (one workgroup per CU) on gfx and
+ * compute engines, jobs that wait (WAIT_MEM) for a tick the process writes
+ * once per --load-ms on copy engines.
  *
  * The samples of a phase alternate between its rows, spaced by a random
  * pause (--gap-us), and the run alternates idle and loaded phases in
@@ -44,6 +46,7 @@
 
 #include "tempo-tooling/device.hpp"
 #include "tempo-tooling/load.hpp"
+#include "tempo-tooling/process_load.hpp"
 
 namespace tempo::bench {
 
@@ -52,8 +55,7 @@ namespace latency {
 namespace {
 
 using tooling::cpu_times;
-using tooling::Load;
-using tooling::LoadStream;
+using tooling::ProcessLoad;
 
 constexpr std::uint32_t probe_bytes = 4096;
 constexpr std::uint32_t probe_value = 0x1a7e4c75;
@@ -157,32 +159,17 @@ private:
     std::chrono::nanoseconds timeout_;
 };
 
-/// The load: a LOW and a NORMAL context on every gfx and compute engine, SPIN jobs.
+/// The load: a process per engine, each a LOW and a NORMAL context (see ProcessLoad).
 class Saturation {
 public:
     Saturation(const Device& device, std::uint32_t load_ms)
     {
-        PacketWriter w;
-        w.dispatch_spin({.x = std::max<std::uint32_t>(device.info().num_cus, 1)},
-                        load_ms * 1000000U)
-            .end();
-        batch_ = Buffer::with_contents(device, w.dwords());
-        std::vector<LoadStream> streams;
         for (const EngineInfo& e : device.engines()) {
-            if (e.engine.engine_class == EngineClass::Copy)
-                continue;
             engines_.push_back(e.engine);
-            for (const Priority p : {Priority::Low, Priority::Normal}) {
-                streams.push_back({.engine = e.engine,
-                                   .priority = p,
-                                   .batch = batch_->gpu_address(),
-                                   .min_interval = {}});
+            for (const Priority p : {Priority::Low, Priority::Normal})
                 names_.push_back(to_string(e.engine) + "/" + to_string(p));
-            }
         }
-        if (engines_.empty())
-            throw std::runtime_error("the device has no gfx or compute engine to load");
-        load_.emplace(device, std::move(streams), load_depth);
+        load_.emplace(device.path(), engines_, std::chrono::milliseconds{load_ms}, load_depth);
     }
 
     /// The loaded engines, space-separated.
@@ -194,14 +181,12 @@ public:
         return list;
     }
     [[nodiscard]] const std::vector<std::string>& stream_names() const { return names_; }
-    Load& load() { return *load_; }
+    ProcessLoad& load() { return *load_; }
 
 private:
-    std::optional<Buffer> batch_;
     std::vector<Engine> engines_;
     std::vector<std::string> names_;
-    // Declared last: destroyed (its jobs drained) before the batch.
-    std::optional<Load> load_;
+    std::optional<ProcessLoad> load_;
 };
 
 Setup make_setup(const Device& device, Engine engine, const Options& options)

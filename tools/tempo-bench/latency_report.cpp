@@ -66,9 +66,10 @@ void print_setup(const Setup& s)
                 s.engine.c_str(), s.device.c_str());
     std::printf("  probes: nop = NOP; dispatch = DISPATCH FILL, 1 group x 4 KiB; each between two "
                 "WRITE_TIMESTAMPs\n");
-    std::printf("  load: a LOW and a NORMAL context on each of %s, %u SPIN jobs queued each "
-                "(%u groups x %u ms), refilled continuously\n",
-                s.load_engines.c_str(), load_depth, s.num_cus, s.load_ms);
+    std::printf("  load: a process per engine of %s, each a LOW and a NORMAL context keeping %u "
+                "jobs queued: SPIN (%u groups x %u ms) on gfx and compute, a %u ms WAIT_MEM on "
+                "copy\n",
+                s.load_engines.c_str(), load_depth, s.num_cus, s.load_ms, s.load_ms);
     std::printf("  module: cu_by_priority=%s (CU sequencer %s), cu_reserved=%s, hqd_policy=%s, "
                 "starve_ms=%s\n",
                 s.cu_by_priority.value_or("?").c_str(),
