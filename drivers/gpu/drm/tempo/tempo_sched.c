@@ -220,14 +220,21 @@ static struct tempo_queue *fence_queue(struct tempo_device *tdev,
 				       struct dma_fence *fence)
 {
 	struct drm_sched_fence *s_fence = to_drm_sched_fence(fence);
+	uintptr_t first = (uintptr_t)tdev->queues;
+	uintptr_t at;
 	u32 q;
 
 	if (!s_fence || fence != &s_fence->finished)
 		return NULL;
-	for (q = 0; q < tdev->num_queues; q++)
-		if (s_fence->sched == &tdev->queues[q].sched)
-			return &tdev->queues[q];
-	return NULL;
+	/*
+	 * By address only: the scheduler of another device's fence may be
+	 * gone, and the walk must not read it.
+	 */
+	at = (uintptr_t)s_fence->sched - offsetof(struct tempo_queue, sched);
+	if (at < first || (at - first) % sizeof(*tdev->queues))
+		return NULL;
+	q = (at - first) / sizeof(*tdev->queues);
+	return q < tdev->num_queues ? &tdev->queues[q] : NULL;
 }
 
 static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
