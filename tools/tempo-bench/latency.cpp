@@ -17,6 +17,10 @@
  *   policy shows.
  * The two GPU timestamps split each round trip into: submit ioctl entered
  * to first packet, batch run, last packet to the waiting thread back.
+ * A third probe, "floor", submits nothing: it pays what the host charges
+ * for the same path without tempo (a null ioctl and the wake-ups a job
+ * costs, see WakeChain), idle and under the same load, so that the part of
+ * the load's cost that is the machine's, not the driver's, shows.
  *
  * Cases, measured in one run:
  * (a) idle hardware, each probe at NORMAL and at HIGH priority;
@@ -36,6 +40,8 @@
 #include "latency.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -43,6 +49,15 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <drm.h>
+
+#include <tempo/unique_fd.hpp>
 
 #include "tempo-tooling/device.hpp"
 #include "tempo-tooling/load.hpp"
@@ -159,6 +174,99 @@ private:
     std::chrono::nanoseconds timeout_;
 };
 
+/**
+ * The floor of a probe: what the host charges for a job's path without
+ * tempo. A null ioctl (DRM_IOCTL_VERSION on the device), then a chain of
+ * two wake-ups through helper threads, as a job wakes drm_sched's work item
+ * and the command processor's thread, the probing thread waiting for the
+ * last in poll() as it waits for a fence. Split as the probes are: the
+ * ioctl is the "submit ioctl", the second helper's run the "first packet".
+ */
+class WakeChain {
+public:
+    explicit WakeChain(const Device& device)
+        : device_(device),
+          hops_{event(), event(), event()},
+          first_(&WakeChain::hop, this, 0, false),
+          second_(&WakeChain::hop, this, 1, true)
+    {}
+
+    WakeChain(const WakeChain&) = delete;
+    WakeChain& operator=(const WakeChain&) = delete;
+
+    ~WakeChain()
+    {
+        stop_.store(true);
+        for (int i = 0; i < 2; i++)
+            post(hops_[i].get());
+    }
+
+    Sample measure()
+    {
+        const auto t0 = Clock::now();
+        drm_version version{};
+        if (::ioctl(device_.fd(), DRM_IOCTL_VERSION, &version) != 0)
+            throw Error(errno, "DRM_IOCTL_VERSION", "the floor's null ioctl");
+        const auto t_ioctl = Clock::now();
+        post(hops_[0].get());
+        pollfd pfd{.fd = hops_[2].get(), .events = POLLIN, .revents = 0};
+        while (::poll(&pfd, 1, -1) < 0)
+            if (errno != EINTR)
+                throw Error(errno, "poll", "waiting for the floor's wake-up chain");
+        const auto t1 = Clock::now();
+        take(hops_[2].get());
+        const double start = tooling::ns_since_epoch(t0);
+        const double ran = second_ran_.load();
+        return {.total = elapsed_ns(t0, t1),
+                .submit = elapsed_ns(t0, t_ioctl),
+                .to_start = ran - start,
+                .run = 0,
+                .to_wake = tooling::ns_since_epoch(t1) - ran,
+                .error = 0};
+    }
+
+private:
+    static UniqueFd event()
+    {
+        UniqueFd fd{::eventfd(0, EFD_CLOEXEC)};
+        if (!fd)
+            throw Error(errno, "eventfd", "the floor's wake-up chain");
+        return fd;
+    }
+
+    static void post(int fd)
+    {
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const ssize_t n = ::write(fd, &one, sizeof(one));
+    }
+
+    static void take(int fd)
+    {
+        std::uint64_t count = 0;
+        [[maybe_unused]] const ssize_t n = ::read(fd, &count, sizeof(count));
+    }
+
+    /// Helper @i: blocks on its event, then wakes the next.
+    void hop(int i, bool stamp)
+    {
+        for (;;) {
+            take(hops_[i].get());
+            if (stop_.load())
+                return;
+            if (stamp)
+                second_ran_.store(tooling::ns_since_epoch(Clock::now()));
+            post(hops_[i + 1].get());
+        }
+    }
+
+    const Device& device_;
+    std::atomic<bool> stop_{false};
+    std::atomic<double> second_ran_{0};
+    UniqueFd hops_[3];
+    std::jthread first_;
+    std::jthread second_;
+};
+
 /// The load: a process per engine, each a LOW and a NORMAL context (see ProcessLoad).
 class Saturation {
 public:
@@ -222,11 +330,17 @@ std::optional<Prober> high_prober(const Device& device, Engine engine, Setup& se
     }
 }
 
-/// One probe of a round: which prober, which batch, and the row it feeds.
+/// One probe of a round: which prober (or the floor), which batch, and the row it feeds.
 struct Probe {
     Prober* prober;
+    WakeChain* floor;
     ProbeKind kind;
     std::size_t row;
+
+    [[nodiscard]] Sample measure() const
+    {
+        return floor ? floor->measure() : prober->measure(kind);
+    }
 };
 
 /// The rows, and the probes of each phase in the order they alternate.
@@ -237,7 +351,19 @@ struct Plan {
 
     void add(Prober& p, ProbeKind kind, bool loaded, std::string label, std::uint64_t samples)
     {
-        const Priority prio = p.priority();
+        add_row({&p, nullptr, kind, 0}, p.priority(), loaded, std::move(label), samples);
+    }
+
+    void add_floor(WakeChain& floor, bool loaded, std::string label, std::uint64_t samples)
+    {
+        add_row({nullptr, &floor, ProbeKind::Floor, 0}, Priority::Normal, loaded, std::move(label),
+                samples);
+    }
+
+private:
+    void add_row(Probe probe, Priority prio, bool loaded, std::string label, std::uint64_t samples)
+    {
+        const ProbeKind kind = probe.kind;
         cases.push_back(
             {.key = std::string{loaded ? "load_" : "idle_"} + to_cstr(kind) + "_" + to_string(prio),
              .label = std::move(label),
@@ -249,11 +375,12 @@ struct Plan {
              .p90_us = 0,
              .ratio = {}});
         cases.back().samples.reserve(samples);
-        (loaded ? busy_round : idle_round).push_back({&p, kind, cases.size() - 1});
+        probe.row = cases.size() - 1;
+        (loaded ? busy_round : idle_round).push_back(probe);
     }
 };
 
-Plan make_plan(Prober& normal, Prober* high, const Setup& setup)
+Plan make_plan(Prober& normal, Prober* high, WakeChain& floor, const Setup& setup)
 {
     const std::string high_case = sequencer_by_priority(setup)
                                       ? "(c) load, HIGH probe"
@@ -264,8 +391,10 @@ Plan make_plan(Prober& normal, Prober* high, const Setup& setup)
         if (high)
             plan.add(*high, kind, false, "(a) idle", setup.samples);
     }
+    plan.add_floor(floor, false, "(a) idle", setup.samples);
     for (const ProbeKind kind : {ProbeKind::Nop, ProbeKind::Dispatch})
         plan.add(normal, kind, true, "(b) load, NORMAL probe", setup.samples);
+    plan.add_floor(floor, true, "(b) load, floor", setup.samples);
     if (high)
         for (const ProbeKind kind : {ProbeKind::Nop, ProbeKind::Dispatch})
             plan.add(*high, kind, true, high_case, setup.samples);
@@ -304,7 +433,7 @@ private:
     void run_round(const std::vector<Probe>& round, bool keep)
     {
         for (const Probe& p : round) {
-            const Sample sample = p.prober->measure(p.kind);
+            const Sample sample = p.measure();
             if (keep)
                 plan_.cases[p.row].samples.push_back(sample);
             pause();
@@ -392,7 +521,8 @@ int run_latency(const Options& options)
     Setup setup = make_setup(device, engine, options);
     Prober normal(device, engine, Priority::Normal);
     std::optional<Prober> high = high_prober(device, engine, setup);
-    Plan plan = make_plan(normal, high ? &*high : nullptr, setup);
+    WakeChain floor(device);
+    Plan plan = make_plan(normal, high ? &*high : nullptr, floor, setup);
     Runner(device, plan, setup).run();
     summarize(plan.cases);
     if (!options.hist.empty())

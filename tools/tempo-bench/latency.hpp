@@ -29,12 +29,22 @@ inline constexpr double target_ratio = 1.25;
 
 enum class ProbeKind {
     Nop,
-    Dispatch
+    Dispatch,
+    /// No job: the same path's cost to the host (see WakeChain in latency.cpp).
+    Floor
 };
 
 inline const char* to_cstr(ProbeKind kind)
 {
-    return kind == ProbeKind::Nop ? "nop" : "dispatch";
+    switch (kind) {
+    case ProbeKind::Nop:
+        return "nop";
+    case ProbeKind::Dispatch:
+        return "dispatch";
+    case ProbeKind::Floor:
+        break;
+    }
+    return "floor";
 }
 
 /// One round trip, split at the GPU timestamps of the probe batch (nanoseconds).

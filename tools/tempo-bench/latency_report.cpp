@@ -65,7 +65,9 @@ void print_setup(const Setup& s)
     std::printf("tempo-bench latency: submit to fence signalled, probes on %s, device %s\n",
                 s.engine.c_str(), s.device.c_str());
     std::printf("  probes: nop = NOP; dispatch = DISPATCH FILL, 1 group x 4 KiB; each between two "
-                "WRITE_TIMESTAMPs\n");
+                "WRITE_TIMESTAMPs;\n          floor = no job: a null ioctl, then two helper "
+                "threads woken in turn, the last "
+                "waking the prober\n");
     std::printf("  load: a process per engine of %s, each a LOW and a NORMAL context keeping %u "
                 "jobs queued: SPIN (%u groups x %u ms) on gfx and compute, a %u ms WAIT_MEM on "
                 "copy\n",
@@ -149,6 +151,28 @@ void print_ratios(const std::vector<Case>& cases)
                         target_ratio);
         std::printf("\n");
     }
+}
+
+/// The loaded row of @kind at @prio, if the run has one.
+const Case* loaded_case(const std::vector<Case>& cases, ProbeKind kind, Priority prio)
+{
+    for (const Case& c : cases)
+        if (c.loaded && c.kind == kind && c.priority == prio && c.ratio)
+            return &c;
+    return nullptr;
+}
+
+/// HIGH's NOP under load against the floor's rise under the same load.
+void print_floor(const std::vector<Case>& cases)
+{
+    const Case* floor = loaded_case(cases, ProbeKind::Floor, Priority::Normal);
+    const Case* high = loaded_case(cases, ProbeKind::Nop, Priority::High);
+    if (!floor || !high)
+        return;
+    std::printf("\nunder the load, the floor (no job) took %.2fx its idle time at p50 and HIGH's "
+                "NOP %.2fx: the floor's rise\n  is the machine's (its ioctls and wake-ups under "
+                "the load); what the load adds to HIGH's NOP\n  beyond it: %.2fx\n",
+                floor->ratio_p50, high->ratio_p50, high->ratio_p50 / floor->ratio_p50);
 }
 
 void print_notes(const Setup& s, const std::vector<Case>& cases)
@@ -262,6 +286,7 @@ void print_report(const Setup& s, const std::vector<Case>& cases, bool json)
         print_parts(cases);
         print_load(s);
         print_ratios(cases);
+        print_floor(cases);
         print_notes(s, cases);
     }
     std::fflush(stdout);
@@ -279,6 +304,8 @@ void write_hist(const std::string& path, Setup& s, const std::vector<Case>& case
     // Idle dashed, loaded solid; one colour per probe and priority.
     const auto color = [](const Case& c) {
         const bool high = c.priority > Priority::Normal;
+        if (c.kind == ProbeKind::Floor)
+            return "#7f7f7f";
         if (c.kind == ProbeKind::Nop)
             return high ? "#1f77b4" : "#d62728";
         return high ? "#2ca02c" : "#ff7f0e";
