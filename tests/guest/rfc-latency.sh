@@ -13,7 +13,12 @@
 #   quantum of the load's NORMAL contexts, HIGH's grows with the host's
 #   load);
 # - HIGH's NOP median under load is at most 3 times its median on idle
-#   hardware (the RFC's goal is 1; the figure is printed either way).
+#   hardware (the RFC's goal is 1; the figure is printed either way);
+# - the driver's part of that rise is at most 2: HIGH's NOP busy/idle
+#   over the floor's busy/idle, the floor being the same path without a
+#   job (a null ioctl and two thread wake-ups), measured in the same run
+#   (measured 1.04-1.18 on a quiet host: the machine makes most of the
+#   rise, the floor rising 1.6-2.0x under the same load).
 #
 #   tests/guest/rfc-latency.sh [tempo-bench latency options]
 #
@@ -69,6 +74,11 @@ if rows is not None:
           f"= {p50:.2f}x, p99 {busy['p99_us']:.0f}/{idle['p99_us']:.0f} us = {p99:.2f}x "
           f"(the RFC's target: 1.25x at p50, 1.5x at p99)")
     check(p50 <= 3, "HIGH's NOP median under load is at most 3x its idle median")
+    floor = rows["load_floor_normal"]["p50_over_idle"]
+    print(f"# the floor (no job) loaded/idle: p50 {floor:.2f}x; HIGH NOP's rise "
+          f"beyond it: {p50 / floor:.2f}x")
+    check(p50 / floor <= 2,
+          "HIGH's NOP rises under load at most 2x more than the floor does")
 
 failed = checks.count(False)
 print(f"# Totals: pass:{len(checks) - failed} fail:{failed} xfail:0 xpass:0 skip:0 error:0")
