@@ -137,4 +137,7 @@ void print(const Report& report, bool json);
 /// The engine a benchmark submits to: --engine, else the first compute engine, else the first.
 Engine pick_engine(const Device& device, const Options& options);
 
+/// The cheapest DRM ioctl: DRM_IOCTL_VERSION with zero-length buffers. Throws tempo::Error.
+void null_ioctl(const Device& device);
+
 } // namespace tempo::bench

@@ -52,10 +52,7 @@
 
 #include <poll.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
-
-#include <drm.h>
 
 #include <tempo/unique_fd.hpp>
 
@@ -204,9 +201,7 @@ public:
     Sample measure()
     {
         const auto t0 = Clock::now();
-        drm_version version{};
-        if (::ioctl(device_.fd(), DRM_IOCTL_VERSION, &version) != 0)
-            throw Error(errno, "DRM_IOCTL_VERSION", "the floor's null ioctl");
+        null_ioctl(device_);
         const auto t_ioctl = Clock::now();
         post(hops_[0].get());
         pollfd pfd{.fd = hops_[2].get(), .events = POLLIN, .revents = 0};

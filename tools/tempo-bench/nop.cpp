@@ -22,17 +22,12 @@
  */
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <sys/ioctl.h>
-
-#include <drm.h>
 
 #include "bench.hpp"
 #include "tempo-tooling/device.hpp"
@@ -128,13 +123,9 @@ public:
     [[nodiscard]] Row null_ioctl() const
     {
         return row("null_ioctl", "null ioctl (DRM_IOCTL_VERSION)", [&](std::uint64_t) {
-            drm_version version{};
             const auto t0 = Clock::now();
-            const int ret = ::ioctl(device_.fd(), DRM_IOCTL_VERSION, &version);
-            const auto t1 = Clock::now();
-            if (ret != 0)
-                throw Error(errno, "DRM_IOCTL_VERSION", "null ioctl");
-            return elapsed_ns(t0, t1);
+            bench::null_ioctl(device_);
+            return elapsed_ns(t0, Clock::now());
         });
     }
 

@@ -2,10 +2,15 @@
 /*
  * Copyright (c) 2026 The tempo authors
  */
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
 #include <utility>
+
+#include <sys/ioctl.h>
+
+#include <drm.h>
 
 #include "bench.hpp"
 
@@ -43,6 +48,13 @@ Ratio ratio(std::string key, std::string label, const Row& numerator, const Row&
         .mean = divide(numerator.summary.mean, denominator.summary.mean),
         .p50 = divide(numerator.summary.p50, denominator.summary.p50),
     };
+}
+
+void null_ioctl(const Device& device)
+{
+    drm_version version{};
+    if (::ioctl(device.fd(), DRM_IOCTL_VERSION, &version) != 0)
+        throw Error(errno, "DRM_IOCTL_VERSION", "null ioctl");
 }
 
 Engine pick_engine(const Device& device, const Options& options)

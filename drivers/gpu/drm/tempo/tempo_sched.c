@@ -275,9 +275,9 @@ static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
  * or holds (a timeline point or an array is looked through: a point
  * holds the earlier points not signalled yet), and that have not ended,
  * run at @priority or higher from now on, until they end: at once when
- * they are in an HQD ring, else from run_job. Only the jobs waited for directly
- * are promoted, not the jobs they wait for themselves, nor gangs of
- * parallel slots.
+ * they are in an HQD ring, else from run_job. Only the jobs waited for
+ * directly are promoted, not the jobs they wait for themselves, nor gangs
+ * of parallel slots.
  *
  * Context: any.
  */
