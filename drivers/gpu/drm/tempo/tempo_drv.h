@@ -142,8 +142,8 @@ int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,
 extern const struct tempo_ext_handler tempo_map_extensions[];
 int tempo_map_check_complete(struct tempo_device *tdev,
 			     const struct tempo_ctx *ctx);
-void tempo_map_place(struct tempo_device *tdev, struct tempo_slot *slot,
-		     bool high);
+void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
+		       bool high);
 struct drm_gpu_scheduler **tempo_map_scheds(struct tempo_device *tdev,
 					    struct tempo_slot *slot, bool high,
 					    u32 *n);

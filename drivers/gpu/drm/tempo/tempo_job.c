@@ -243,7 +243,7 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  * @ctx_id: the context's id, for the trace
  *
  * Under the context's lock: a gang is ordered after the slot's previous
- * one, the slot's entity is pointed at its least-loaded HQD, then the
+ * one, a balanced slot is pointed at its least-loaded sibling, then the
  * job is armed (the point of no return), promotes the jobs it waits for
  * to its priority, and is pushed. On success the job belongs to the
  * scheduler.
@@ -264,9 +264,8 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 		mutex_unlock(&ctx->lock);
 		return ERR_PTR(ret);
 	}
-	tempo_map_place(ctx->tdev, slot, job->prio.high);
+	tempo_map_balance(ctx->tdev, slot, job->prio.high);
 	drm_sched_job_arm(&job->base);
-	atomic_inc(&to_tempo_queue(job->base.sched)->jobs);
 	job_promote_deps(job, ctx->tdev, tempo_ctx_priority(ctx));
 	fence = dma_fence_get(&job->base.s_fence->finished);
 	atomic_inc(&job->state->in_flight);

@@ -316,14 +316,29 @@ int tempo_map_check_complete(struct tempo_device *tdev,
 	return 0;
 }
 
-/* The balanced slot's sibling engine with the fewest jobs on the hardware. */
-static struct tempo_engine_desc *balanced_engine(struct tempo_device *tdev,
-						 struct tempo_slot *slot,
-						 bool high)
+/**
+ * tempo_map_balance() - point a balanced slot at its least-loaded sibling
+ * @tdev: the device
+ * @slot: a slot of any kind; only balanced slots change
+ * @high: the job to come runs above normal priority
+ *
+ * drm_sched picks among the schedulers of the slot's entity by their own
+ * load, HQD by HQD, which does not see that two HQDs share an engine. So
+ * before each job the entity's list becomes the HQDs of the sibling engine
+ * with the fewest jobs on the hardware (at random among equals); drm_sched
+ * then picks among that engine's HQDs, and only when the slot is idle, so
+ * its jobs still complete in order.
+ *
+ * Context: process; the context's lock held.
+ */
+void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
+		       bool high)
 {
 	u32 n = slot->num_siblings, start, k, best_load = U32_MAX;
 	struct tempo_engine_desc *best = NULL;
 
+	if (slot->kind != TEMPO_SLOT_BALANCED)
+		return;
 	start = get_random_u32_below(n);
 	for (k = 0; k < n; k++) {
 		struct tempo_engine_desc *e = slot->siblings[(start + k) % n];
@@ -334,61 +349,9 @@ static struct tempo_engine_desc *balanced_engine(struct tempo_device *tdev,
 			best_load = load;
 		}
 	}
-	return best;
-}
-
-/* Of @n schedulers, the one with the fewest jobs; the first among equals. */
-static struct tempo_queue *least_loaded(struct drm_gpu_scheduler **list, u32 n)
-{
-	struct tempo_queue *best = NULL;
-	u32 i, best_jobs = U32_MAX;
-
-	for (i = 0; i < n; i++) {
-		struct tempo_queue *q = to_tempo_queue(list[i]);
-		u32 jobs = atomic_read(&q->jobs);
-
-		if (jobs < best_jobs) {
-			best = q;
-			best_jobs = jobs;
-		}
-	}
-	return best;
-}
-
-/**
- * tempo_map_place() - point a slot's entity at its least-loaded HQD
- * @tdev: the device
- * @slot: a slot of any kind; parallel slots do not change
- * @high: the job to come runs above normal priority
- *
- * drm_sched would pick among an entity's schedulers by a count of its own
- * that keeps, forever, every job killed before it ran (a process killed
- * with jobs queued): the HQDs such jobs were queued on would look busy
- * for good, and new contexts would share the rings of the others, one
- * context's jobs waiting behind another's. So before each job the entity
- * gets a single HQD: of a balanced slot's sibling engines, the one with
- * the fewest jobs on the hardware (at random among equals), and of an
- * engine, the HQD with the fewest jobs pushed and not freed (the first
- * among equals). drm_sched takes the choice only when the slot is idle,
- * so its jobs still complete in order.
- *
- * Context: process; the context's lock held.
- */
-void tempo_map_place(struct tempo_device *tdev, struct tempo_slot *slot,
-		     bool high)
-{
-	struct tempo_engine_desc *e = slot->engine;
-
-	if (slot->kind == TEMPO_SLOT_BALANCED)
-		e = balanced_engine(tdev, slot, high);
-	else if (slot->kind != TEMPO_SLOT_ENGINE || e->num_placed[high] < 2)
-		return;
-	if (!e || !e->num_placed[high])
-		return;
-	drm_sched_entity_modify_sched(slot->entity,
-				      &least_loaded(e->placed[high],
-						    e->num_placed[high])->self,
-				      1);
+	if (best)
+		drm_sched_entity_modify_sched(slot->entity, best->placed[high],
+					      best->num_placed[high]);
 }
 
 /**

@@ -519,7 +519,6 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 
 	/* Its hardware fence signalled first, but for a job never run. */
 	ring_leave(to_tempo_queue(sched_job->sched), job);
-	atomic_dec(&to_tempo_queue(sched_job->sched)->jobs);
 	tempo_job_account(job);
 	atomic_dec(&job->state->in_flight);
 	drm_sched_job_cleanup(sched_job);
@@ -608,8 +607,6 @@ static void engines_init(struct tempo_device *tdev)
 
 static void queue_ring_init(struct tempo_queue *queue)
 {
-	queue->self = &queue->sched;
-	atomic_set(&queue->jobs, 0);
 	spin_lock_init(&queue->ring_lock);
 	INIT_LIST_HEAD(&queue->ring);
 }

@@ -163,9 +163,6 @@ struct tempo_device;
  * @ring: the jobs run_job wrote into the HQD whose hardware fence has not
  *	signalled, by &tempo_job.ring_link; the HQD runs at the highest of
  *	their contexts' priorities
- * @jobs: jobs pushed to @sched and not freed yet, by which
- *	tempo_map_place() picks an idle slot's HQD
- * @self: @sched; &@self is the one-entry list of an entity placed on it
  */
 struct tempo_queue {
 	struct drm_gpu_scheduler sched;
@@ -179,8 +176,6 @@ struct tempo_queue {
 	u8 init_queue;
 	spinlock_t ring_lock;	/* protects @ring */
 	struct list_head ring;
-	atomic_t jobs;
-	struct drm_gpu_scheduler *self;
 };
 
 /**
