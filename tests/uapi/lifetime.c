@@ -684,6 +684,88 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 	device_works(_metadata);
 }
 
+/* processes_killed_while_their_queues_drain */
+#define DRAIN_ROUNDS	60
+#define DRAIN_CONTEXTS	4
+#define DRAIN_QUEUED	16	/* jobs per context before the parent is told */
+#define DRAIN_JOB_NS	200000	/* each job's time on the hardware */
+
+/*
+ * Keep @DRAIN_CONTEXTS contexts' queues on engine slot @slot deep with
+ * short jobs, so that drm_sched takes one off each time one ends: say so
+ * on @sock once each context has @DRAIN_QUEUED, then go on until killed.
+ * Returns only on an error.
+ */
+static int drain_child(int sock, uint32_t slot)
+{
+	const uint32_t ns = DRAIN_JOB_NS;
+	uint32_t ctx[DRAIN_CONTEXTS];
+	struct tempo_batch b;
+	struct tempo_env e;
+	char byte = 1;
+
+	if (tempo_env_open(&e, TEMPO_DATA_SIZE))
+		return 3;
+	ctx[0] = e.ctx;
+	for (int c = 1; c < DRAIN_CONTEXTS; c++)
+		if (tempo_ctx_create(e.fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
+				     &ctx[c]))
+			return 4;
+	tempo_batch_init(&b, &e.cmd, 0, 16);
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &ns, 1);
+	tempo_pkt_end(&b);
+	for (uint32_t n = 1;; n++) {
+		for (int c = 0; c < DRAIN_CONTEXTS; c++) {
+			int ret = tempo_exec(e.fd, ctx[c], slot, b.va, NULL, 0,
+					     NULL, 0, NULL);
+
+			if (ret == -EAGAIN)
+				usleep(1000);
+			else if (ret)
+				return 5;
+		}
+		if (n == DRAIN_QUEUED && write(sock, &byte, 1) != 1)
+			return 6;
+	}
+}
+
+/*
+ * Processes killed while drm_sched takes their contexts' jobs off deep
+ * queues, at random points of that: each context's entity goes while the
+ * scheduler may be between picking it and taking its next job, and the
+ * scheduler must not keep it (a freed entity left in a run queue is a
+ * use-after-free the debug kernel reports). Then the device works.
+ */
+TEST_F_TIMEOUT(lifetime, processes_killed_while_their_queues_drain, 300)
+{
+	uint32_t slot = (uint32_t)self->compute;
+
+	srand((unsigned int)getpid());
+	for (int round = 0; round < DRAIN_ROUNDS; round++) {
+		int sv[2], status;
+		pid_t pid;
+		char byte;
+
+		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
+					sv));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			close(sv[0]);
+			_exit(drain_child(sv[1], slot));
+		}
+		close(sv[1]);
+		ASSERT_EQ(1, read(sv[0], &byte, 1)) TH_LOG("round %d", round);
+		usleep((useconds_t)(rand() % 2000));
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			TH_LOG("round %d: child status %#x", round, status);
+		close(sv[0]);
+	}
+	device_works(_metadata);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Hangs */
 

@@ -206,4 +206,26 @@ static inline void tempo_compat_sched_start(struct drm_gpu_scheduler *sched)
 #endif
 }
 
+/*
+ * Stop the scheduler taking jobs off its entities, and start it again.
+ * Kernels without it (6.1) keep run queues as lists, from which a
+ * scheduler never puts back an entity that drm_sched_entity_fini() took
+ * off (tempo_sched_entity_fini()): they need not stop.
+ */
+static inline void
+tempo_compat_sched_stop_submission(struct drm_gpu_scheduler *sched)
+{
+#ifdef TEMPO_HAVE_SCHED_WQUEUE_STOP
+	drm_sched_wqueue_stop(sched);
+#endif
+}
+
+static inline void
+tempo_compat_sched_start_submission(struct drm_gpu_scheduler *sched)
+{
+#ifdef TEMPO_HAVE_SCHED_WQUEUE_STOP
+	drm_sched_wqueue_start(sched);
+#endif
+}
+
 #endif /* _TEMPO_COMPAT_H_ */

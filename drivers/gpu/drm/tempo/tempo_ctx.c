@@ -224,7 +224,7 @@ static void ctx_free(struct tempo_ctx *ctx)
 		if (!ctx->slots[i].entity)
 			continue;
 		/* Jobs still queued are dropped (-ESRCH on their fences). */
-		drm_sched_entity_fini(ctx->slots[i].entity);
+		tempo_sched_entity_fini(ctx->slots[i].entity);
 		kfree(ctx->slots[i].entity);
 	}
 	tempo_map_free(ctx);

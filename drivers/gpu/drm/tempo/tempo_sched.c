@@ -215,6 +215,35 @@ void tempo_sched_priority_changed(struct tempo_device *tdev)
 		queue_reprogram(&tdev->queues[q]);
 }
 
+/**
+ * tempo_sched_entity_fini() - end a slot's entity, dropping its queued jobs
+ * @entity: the entity; no job is pushed to it any more
+ *
+ * drm_sched_entity_fini() takes the entity off its run queue, then waits
+ * until the scheduler is done with it. But a scheduler that had just
+ * picked the entity puts it back into the run queue's tree when it takes
+ * the entity's job and more are queued behind it (drm_sched's run queues
+ * since they became trees): the freed entity would stay there. So while
+ * an entity with jobs queued ends, its scheduler takes no job.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_sched_entity_fini(struct drm_sched_entity *entity)
+{
+	/* Set by the last job pushed, under the context's lock. */
+	struct tempo_queue *queue = to_tempo_queue(entity->rq->sched);
+
+	if (!spsc_queue_count(&entity->job_queue)) {
+		drm_sched_entity_fini(entity);
+		return;
+	}
+	mutex_lock(&queue->stop_lock);
+	tempo_compat_sched_stop_submission(&queue->sched);
+	drm_sched_entity_fini(entity);
+	tempo_compat_sched_start_submission(&queue->sched);
+	mutex_unlock(&queue->stop_lock);
+}
+
 /* The queue whose scheduler made @fence, a job's finished fence, or NULL. */
 static struct tempo_queue *fence_queue(struct tempo_device *tdev,
 				       struct dma_fence *fence)
@@ -416,11 +445,13 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 		return DRM_GPU_SCHED_STAT_NO_HANG;
 	}
 #endif
+	mutex_lock(&to_tempo_queue(sched)->stop_lock);
 	drm_sched_stop(sched, sched_job);
 	if (hung)
 		job_end(tdev, job, -ETIMEDOUT);
 	restore_hw_fences(sched);
 	tempo_compat_sched_start(sched);
+	mutex_unlock(&to_tempo_queue(sched)->stop_lock);
 	if (present)
 		drm_dev_exit(idx);
 	return TEMPO_SCHED_STAT_RESET;
@@ -609,6 +640,7 @@ static void queue_ring_init(struct tempo_queue *queue)
 {
 	spin_lock_init(&queue->ring_lock);
 	INIT_LIST_HEAD(&queue->ring);
+	mutex_init(&queue->stop_lock);
 }
 
 static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
@@ -779,6 +811,7 @@ static void queue_fini(struct tempo_device *tdev, struct tempo_queue *q)
 	queue_wait_idle(tdev, q);
 #endif
 	drm_sched_fini(&q->sched);
+	mutex_destroy(&q->stop_lock);
 }
 
 /**

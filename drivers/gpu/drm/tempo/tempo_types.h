@@ -163,6 +163,9 @@ struct tempo_device;
  * @ring: the jobs run_job wrote into the HQD whose hardware fence has not
  *	signalled, by &tempo_job.ring_link; the HQD runs at the highest of
  *	their contexts' priorities
+ * @stop_lock: serialises the sections that stop @sched's submission and
+ *	start it again: the timeout handler's and an entity's end
+ *	(tempo_sched_entity_fini())
  */
 struct tempo_queue {
 	struct drm_gpu_scheduler sched;
@@ -176,6 +179,7 @@ struct tempo_queue {
 	u8 init_queue;
 	spinlock_t ring_lock;	/* protects @ring */
 	struct list_head ring;
+	struct mutex stop_lock;	/* serialises stopping @sched */
 };
 
 /**
