@@ -21,6 +21,7 @@
 
 #define MARK		0x1000		/* one dword per job */
 #define GATE2		0x100		/* a second gate qword */
+#define STARTED		0x1800		/* a job says it runs */
 #define FILES		50		/* files of many_files_* */
 
 FIXTURE(lifetime) {
@@ -651,6 +652,47 @@ TEST_F_TIMEOUT(lifetime, many_files_closed_with_work_in_flight, 120)
 	device_works(_metadata);
 }
 
+/*
+ * A LOW context's job that starts and waits for the gate at @gate, and a
+ * VERY_LOW context's job behind it on the same engine (slot @slot): each
+ * gets an HQD of its own, programmed for its own priority, whatever
+ * processes killed with jobs queued left behind. (drm_sched counts such
+ * jobs in its HQDs' load for good unless the driver counts them out: the
+ * HQDs they were queued on looked busy and new contexts shared a ring.)
+ */
+static void contexts_get_hqds_of_their_own(struct __test_metadata *_metadata,
+					   struct tempo_env *e, int slot,
+					   uint64_t gate)
+{
+	unsigned int pipe = tempo_module_param("hqd_policy") == 1 ? 0 : 1;
+	uint32_t low, very_low;
+	struct tempo_batch b;
+	int first, second;
+
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_LOW, NULL, 0,
+				      &low));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_VERY_LOW, NULL,
+				      0, &very_low));
+	*tempo_u64(&e->data, STARTED) = 0;
+	tempo_batch_init(&b, &e->cmd, 0, 32);
+	tempo_pkt_write32(&b, e->data.va + STARTED, 1);
+	tempo_pkt_wait_gate(&b, e, gate);
+	tempo_pkt_end(&b);
+	first = tempo_submit(_metadata, e->fd, low, slot, b.va);
+	tempo_wait_nonzero(_metadata, &e->data, STARTED);
+	tempo_batch_init(&b, &e->cmd, 256, 32);
+	tempo_pkt_wait_gate(&b, e, gate);
+	tempo_pkt_end(&b);
+	second = tempo_submit(_metadata, e->fd, very_low, slot, b.va);
+	tempo_wait_hqds_at(_metadata, e->fd, pipe, 0, 1);
+	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, pipe, 3));
+	tempo_gate_set(e, gate);
+	tempo_fence_expect(_metadata, first, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, second, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, very_low));
+	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, low));
+}
+
 TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 {
 	pid_t pids[16];
@@ -678,10 +720,16 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
 	}
 	/*
 	 * Their gated jobs end by the timeout, those sharing an engine one
-	 * after another (at most 3 per engine); then everything works.
+	 * after another (at most 3 per engine); then everything works, and
+	 * new contexts get HQDs of their own.
 	 */
 	tempo_sleep_ms(3 * (int)self->env.dev.job_timeout_ms + 500);
 	device_works(_metadata);
+	/* Engines with one HQD (or two, one kept for HIGH) have no choice. */
+	for (uint32_t i = 0; i < self->env.engines->num_engines; i++)
+		if (self->env.engines->engines[i].num_hqds >= 3)
+			contexts_get_hqds_of_their_own(_metadata, &self->env,
+						       (int)i, 2 + i);
 }
 
 /* processes_killed_while_their_queues_drain */

@@ -305,23 +305,6 @@ TEST_F(prio, hqds_are_programmed_as_the_policy_says)
 	free(q);
 }
 
-/* How many of the HQDs run at pipe priority @pipe, queue priority @queue. */
-static unsigned int hqds_at(struct __test_metadata *_metadata, int fd,
-			    unsigned int pipe, unsigned int queue)
-{
-	struct drm_tempo_query_hqds *q;
-	unsigned int n = 0;
-	uint32_t size;
-
-	q = tempo_query_alloc(fd, DRM_TEMPO_QUERY_HQDS, &size);
-	EXPECT_TRUE(q != NULL);
-	for (uint32_t i = 0; q && i < q->num_hqds; i++)
-		n += q->hqds[i].pipe_priority == pipe &&
-		     q->hqds[i].queue_priority == queue;
-	free(q);
-	return n;
-}
-
 /*
  * A LOW job runs on an HQD programmed for LOW (queue priority 3), which
  * returns to its programming at load once empty, with either policy.
@@ -334,15 +317,15 @@ TEST_F(prio, an_hqd_runs_at_its_jobs_priority_while_it_holds_them)
 
 	if (!tempo_env_can_block(e))
 		SKIP(return, "job timeout too short for a gated job");
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
 	*tempo_u64(&e->data, STARTED) = 0;
 	fence = tempo_submit(_metadata, e->fd, self->low, self->slot,
 			     tempo_started_gated_batch(e, 0, STARTED));
 	tempo_wait_nonzero(_metadata, &e->data, STARTED);
-	ASSERT_EQ(1u, hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
 }
 
 /*
@@ -402,17 +385,17 @@ TEST_F(prio, a_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 
 	if (!tempo_env_can_block(e))
 		SKIP(return, "job timeout too short for a gated job");
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	low = start_waited_for(_metadata, self, self->high, &high);
 	/* The HIGH job waits in drm_sched: only the LOW job is in a ring. */
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
-	ASSERT_EQ(1u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	ASSERT_EQ(0, tempo_fence_wait(high, 0));
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
 	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
 	ASSERT_EQ(1u, *tempo_u32(&e->data, HIGH_MARK));
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 }
 
 /*
@@ -429,8 +412,8 @@ TEST_F(prio, a_normal_waiter_promotes_a_low_job_to_normal_only)
 	if (!tempo_env_can_block(e))
 		SKIP(return, "job timeout too short for a gated job");
 	low = start_waited_for(_metadata, self, e->ctx, &normal);
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
 	tempo_fence_expect(_metadata, normal, 1, TEMPO_WAIT_MS);
@@ -465,15 +448,15 @@ TEST_F(prio, a_queued_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 	tempo_pkt_end(&b);
 	low = submit_waited_for(_metadata, self, self->high, &cork, b.va,
 				&high);
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	tempo_gate_set(e, 1);
 	tempo_wait_nonzero(_metadata, &e->data, STARTED);
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, low_pipe, 3));
-	ASSERT_EQ(1u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	tempo_gate_set(e, 2);
 	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
 	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
-	ASSERT_EQ(0u, hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	drmSyncobjDestroy(e->fd, cork.handle);
 }
 

@@ -408,6 +408,40 @@ static inline void tempo_fence_expect(struct __test_metadata *_metadata,
 	close(fence);
 }
 
+/* How many of the HQDs run at pipe priority @pipe, queue priority @queue. */
+static inline unsigned int tempo_hqds_at(struct __test_metadata *_metadata,
+					 int fd, unsigned int pipe,
+					 unsigned int queue)
+{
+	struct drm_tempo_query_hqds *q;
+	unsigned int n = 0;
+	uint32_t size;
+
+	q = tempo_query_alloc(fd, DRM_TEMPO_QUERY_HQDS, &size);
+	EXPECT_TRUE(q != NULL);
+	for (uint32_t i = 0; q && i < q->num_hqds; i++)
+		n += q->hqds[i].pipe_priority == pipe &&
+		     q->hqds[i].queue_priority == queue;
+	free(q);
+	return n;
+}
+
+/* Wait (TEMPO_WAIT_MS at most) until @n HQDs run at (@pipe, @queue). */
+static inline void tempo_wait_hqds_at(struct __test_metadata *_metadata,
+				      int fd, unsigned int pipe,
+				      unsigned int queue, unsigned int n)
+{
+	int64_t deadline = tempo_deadline_ns(TEMPO_WAIT_MS);
+
+	while (tempo_hqds_at(_metadata, fd, pipe, queue) != n) {
+		ASSERT_LT((int64_t)tempo_now_ns(), deadline)
+			TH_LOG("%u HQDs at (%u, %u), not %u",
+			       tempo_hqds_at(_metadata, fd, pipe, queue), pipe,
+			       queue, n);
+		tempo_sleep_ms(1);
+	}
+}
+
 /* ------------------------------------------------------------------------ */
 /* A ready-to-use environment: device, default context, buffers */
 

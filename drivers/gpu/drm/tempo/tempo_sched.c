@@ -550,6 +550,15 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 
 	/* Its hardware fence signalled first, but for a job never run. */
 	ring_leave(to_tempo_queue(sched_job->sched), job);
+	/*
+	 * drm_sched counts a job in its scheduler's score when it is pushed
+	 * and out when it ends, but not one freed without running (its
+	 * entity was killed with it queued): the HQD would look loaded for
+	 * good, and drm_sched would place new contexts on the others, where
+	 * they share rings.
+	 */
+	if (!job->dequeued)
+		atomic_dec_if_positive(sched_job->sched->score);
 	tempo_job_account(job);
 	atomic_dec(&job->state->in_flight);
 	drm_sched_job_cleanup(sched_job);
