@@ -924,20 +924,13 @@ TEST_F_TIMEOUT(guilt, copy_past_the_timeout_is_stopped_by_it, 300)
 /* Another process */
 
 /*
- * A client queues thousands of jobs behind a ring of jobs that never end
- * by themselves, hands its file to a "compositor" and exits; the
- * compositor's close() returns within close_wait_ms (plus slack), and
- * every fence still ends with a documented status: the jobs left queued
- * are dropped (-ESRCH). The gate, in a buffer the client shared as a
- * dma-buf, is opened once the file is closed.
- */
-/*
  * The client: a ring of gated jobs, then @n SPIN jobs queued behind it;
  * sends the first job's sync_file, a dma-buf of its data buffer (the
  * gate), the last job's sync_file and its DRM file, and exits.
  */
-static int client_main(int sock, uint32_t n)
+static int client_main(int sock, void *arg)
 {
+	uint32_t n = *(const uint32_t *)arg;
 	struct tempo_env c;
 	struct tempo_batch spin;
 	uint32_t args[] = { 1000000 };
@@ -977,7 +970,7 @@ TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 {
 	struct tempo_env *e = &self->env;
 	struct drm_tempo_query_limits l;
-	int sv[2], client_fd, first, last, status, dmabuf;
+	int sock, client_fd, first, last, status, dmabuf;
 	volatile uint64_t *gate;
 	uint32_t n;
 	uint64_t t0, took;
@@ -986,18 +979,12 @@ TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 	ASSERT_EQ(0, tempo_query_limits(e->fd, &l));
 	n = l.max_jobs > 3000 + e->dev.ring_size ? 3000 :
 	    l.max_jobs - e->dev.ring_size;
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(sv[0]);
-		_exit(client_main(sv[1], n));
-	}
-	close(sv[1]);
-	ASSERT_EQ(0, tempo_recv_fds(sv[0], &first, 1));
-	ASSERT_EQ(0, tempo_recv_fds(sv[0], &dmabuf, 1));
-	ASSERT_EQ(0, tempo_recv_fds(sv[0], &last, 1));
-	ASSERT_EQ(0, tempo_recv_fds(sv[0], &client_fd, 1));
+	sock = tempo_fork_child(client_main, &n, &pid);
+	ASSERT_LE(0, sock);
+	ASSERT_EQ(0, tempo_recv_fds(sock, &first, 1));
+	ASSERT_EQ(0, tempo_recv_fds(sock, &dmabuf, 1));
+	ASSERT_EQ(0, tempo_recv_fds(sock, &last, 1));
+	ASSERT_EQ(0, tempo_recv_fds(sock, &client_fd, 1));
 	gate = mmap(NULL, TEMPO_DATA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
 		    dmabuf, 0);
 	ASSERT_NE(MAP_FAILED, (void *)gate);
@@ -1023,7 +1010,7 @@ TEST_F_TIMEOUT(guilt, closing_a_clients_file_is_bounded, 300)
 	close(dmabuf);
 	close(first);
 	close(last);
-	close(sv[0]);
+	close(sock);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -295,8 +295,14 @@ struct child_work {
 	volatile uint64_t *data;
 };
 
-static int child_main(int sock, int gfx, int compute)
+struct child_slots {
+	int gfx;
+	int compute;
+};
+
+static int child_main(int sock, void *arg)
 {
+	const struct child_slots *slots = arg;
 	struct drm_tempo_sync sync = { 0 };
 	struct tempo_env e;
 	int fds[3];
@@ -307,9 +313,10 @@ static int child_main(int sock, int gfx, int compute)
 	    drmPrimeHandleToFD(e.fd, e.data.handle, DRM_CLOEXEC | DRM_RDWR,
 			       &fds[0]))
 		return 3;
-	if (tempo_exec(e.fd, e.ctx, gfx, tempo_gated_batch(&e, 0, MARK, 1),
-		       NULL, 0, &sync, 1, &fds[1]) ||
-	    tempo_exec(e.fd, e.ctx, compute,
+	if (tempo_exec(e.fd, e.ctx, slots->gfx,
+		       tempo_gated_batch(&e, 0, MARK, 1), NULL, 0, &sync, 1,
+		       &fds[1]) ||
+	    tempo_exec(e.fd, e.ctx, slots->compute,
 		       tempo_mark_batch(&e, 256, MARK + 4, 2), &sync, 1, NULL,
 		       0, &fds[2]))
 		return 4;
@@ -324,17 +331,9 @@ static int child_main(int sock, int gfx, int compute)
 /* Fork a child_main(): the parent's end of the socket, or -1. */
 static int child_fork(pid_t *pid, int gfx, int compute)
 {
-	int sv[2];
+	struct child_slots slots = { .gfx = gfx, .compute = compute };
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	*pid = fork();
-	if (!*pid) {
-		close(sv[0]);
-		_exit(child_main(sv[1], gfx, compute));
-	}
-	close(sv[1]);
-	return *pid < 0 ? -1 : sv[0];
+	return tempo_fork_child(child_main, &slots, pid);
 }
 
 static void child_start(struct __test_metadata *_metadata,
@@ -744,8 +743,9 @@ TEST_F_TIMEOUT(lifetime, many_processes_killed_with_work_in_flight, 120)
  * on @sock once each context has @DRAIN_QUEUED, then go on until killed.
  * Returns only on an error.
  */
-static int drain_child(int sock, uint32_t slot)
+static int drain_child(int sock, void *arg)
 {
+	const uint32_t slot = *(const uint32_t *)arg;
 	const uint32_t ns = DRAIN_JOB_NS;
 	uint32_t ctx[DRAIN_CONTEXTS];
 	struct tempo_batch b;
@@ -790,26 +790,19 @@ TEST_F_TIMEOUT(lifetime, processes_killed_while_their_queues_drain, 300)
 
 	srand((unsigned int)getpid());
 	for (int round = 0; round < DRAIN_ROUNDS; round++) {
-		int sv[2], status;
+		int sock, status;
 		pid_t pid;
 		char byte;
 
-		ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0,
-					sv));
-		pid = fork();
-		ASSERT_LE(0, pid);
-		if (!pid) {
-			close(sv[0]);
-			_exit(drain_child(sv[1], slot));
-		}
-		close(sv[1]);
-		ASSERT_EQ(1, read(sv[0], &byte, 1)) TH_LOG("round %d", round);
+		sock = tempo_fork_child(drain_child, &slot, &pid);
+		ASSERT_LE(0, sock);
+		ASSERT_EQ(1, read(sock, &byte, 1)) TH_LOG("round %d", round);
 		usleep((useconds_t)(rand() % 2000));
 		ASSERT_EQ(0, kill(pid, SIGKILL));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 			TH_LOG("round %d: child status %#x", round, status);
-		close(sv[0]);
+		close(sock);
 	}
 	device_works(_metadata);
 }

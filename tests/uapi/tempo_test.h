@@ -330,6 +330,32 @@ static inline int tempo_recv_fds(int sock, int *fds, int n)
 	return 0;
 }
 
+/*
+ * Fork a child that runs @child_main(its end of a new UNIX socket pair,
+ * @arg) and exits with what it returns. The parent's end of the pair, the
+ * child's pid in @pid; or -1 (with @pid < 0 when fork() failed).
+ */
+static inline int tempo_fork_child(int (*child_main)(int sock, void *arg),
+				   void *arg, pid_t *pid)
+{
+	int sv[2];
+
+	*pid = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	*pid = fork();
+	if (!*pid) {
+		close(sv[0]);
+		_exit(child_main(sv[1], arg));
+	}
+	close(sv[1]);
+	if (*pid < 0) {
+		close(sv[0]);
+		return -1;
+	}
+	return sv[0];
+}
+
 /* ------------------------------------------------------------------------ */
 /* Buffers, as the CPU sees them */
 
