@@ -641,6 +641,176 @@ TEST_F_TIMEOUT(race, vm_map_against_unmap_of_its_range, 300)
 	ASSERT_EQ(-ENOENT, tempo_vm_unmap(e->fd, r.va, 65536));
 }
 
+/* race.waits_on_a_deep_timeline_while_its_points_end */
+#define DEEP_POINTS	1000	/* points queued behind each round's gate */
+#define DEEP_WAITERS	3	/* threads waiting for the newest point */
+#define DEEP_KEPT	32	/* jobs a waiter keeps in flight */
+
+struct deep_timeline {
+	int fd;
+	uint32_t handle;	/* the timeline */
+	uint64_t last;		/* its newest point submitted, atomic */
+	uint64_t nop;		/* a NOP batch */
+	uint64_t end_ns;
+	volatile int bad;	/* the first unexpected errno or status */
+	long waits;		/* execs that waited for a point, atomic */
+};
+
+struct deep_waiter {
+	pthread_t thread;
+	struct deep_timeline *t;
+	uint32_t ctx;
+	uint32_t slot;
+	bool bystander;		/* waits for nothing, each job at once */
+};
+
+/* Every job of @fences must end well, within TEMPO_WAIT_MS. */
+static void deep_retire(struct deep_timeline *t, int *fences, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int status = tempo_fence_wait(fences[i], TEMPO_WAIT_MS);
+
+		if (status != 1 && !t->bad)
+			t->bad = status ? status : -ETIME;
+		close(fences[i]);
+	}
+}
+
+static void *deep_wait_loop(void *arg)
+{
+	struct deep_waiter *w = arg;
+	struct deep_timeline *t = w->t;
+	uint32_t kept = w->bystander ? 1 : DEEP_KEPT;
+	int fences[DEEP_KEPT];
+	uint32_t n = 0;
+
+	while (tempo_now_ns() < t->end_ns && !t->bad) {
+		struct drm_tempo_sync in = {
+			.handle = t->handle,
+			.point = __atomic_load_n(&t->last, __ATOMIC_ACQUIRE),
+		};
+		bool waits = !w->bystander && in.point;
+		int ret;
+
+		ret = tempo_exec(t->fd, w->ctx, w->slot, t->nop, &in, waits,
+				 NULL, 0, &fences[n]);
+		if (ret == -EAGAIN) {
+			usleep(1000);
+			continue;
+		}
+		if (ret) {
+			t->bad = -ret;
+			break;
+		}
+		if (waits)
+			__atomic_add_fetch(&t->waits, 1, __ATOMIC_RELAXED);
+		if (++n == kept) {
+			deep_retire(t, fences, n);
+			n = 0;
+		}
+	}
+	deep_retire(t, fences, n);
+	return NULL;
+}
+
+/*
+ * One round: @DEEP_POINTS timeline points queued on @slot of the LOW
+ * context @low behind a job waiting for the gate to reach @round (fewer
+ * where queuing them takes a quarter of the job timeout: a slow kernel),
+ * the gate opened while the waiters look through them, the last point
+ * waited for. 0 or -errno.
+ */
+static int deep_round(struct tempo_env *e, struct deep_timeline *t,
+		      uint32_t low, uint32_t slot, uint64_t round)
+{
+	uint64_t until = tempo_now_ns() +
+			 e->dev.job_timeout_ms * 1000000ull / 4;
+	struct drm_tempo_sync out = { .handle = t->handle };
+	struct tempo_batch b;
+	int ret;
+
+	tempo_batch_init(&b, &e->cmd, 256, 32);
+	tempo_pkt_wait_gate(&b, e, round);
+	tempo_pkt_end(&b);
+	ret = tempo_exec(e->fd, low, slot, b.va, NULL, 0, NULL, 0, NULL);
+	for (uint32_t i = 0; !ret && i < DEEP_POINTS &&
+	     tempo_now_ns() < until; i++) {
+		out.point = t->last + 1;
+		ret = tempo_exec(e->fd, low, slot, t->nop, NULL, 0, &out, 1,
+				 NULL);
+		if (!ret)
+			__atomic_store_n(&t->last, out.point, __ATOMIC_RELEASE);
+	}
+	if (ret)
+		return ret;
+	usleep(20000);
+	tempo_gate_set(e, round);
+	return tempo_syncobj_wait(e->fd, t->handle, t->last, TEMPO_WAIT_MS);
+}
+
+/*
+ * Priority inheritance looks through every point of a timeline not
+ * signalled yet: threads of a NORMAL context keep waiting for the newest
+ * point of a timeline a thousand points deep, queued on a LOW context,
+ * while those points end and their jobs are freed, round after round. No
+ * job may be looked at once freed (the debug kernel reports it), every
+ * job ends well, and a bystander on another engine gets each of its jobs
+ * done in time meanwhile.
+ */
+TEST_F_TIMEOUT(race, waits_on_a_deep_timeline_while_its_points_end, 300)
+{
+	struct tempo_env *e = &self->env;
+	struct deep_timeline t = { .fd = e->fd };
+	struct deep_waiter w[DEEP_WAITERS + 1];
+	struct tempo_batch b;
+	uint32_t low, normal;
+	uint64_t round = 0;
+	int ret = 0;
+
+	if (tempo_count_class(e->engines, DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 3)
+		SKIP(return, "needs 3 compute engines");
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &t.handle));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_LOW, NULL, 0,
+				      &low));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL,
+				      0, &normal));
+	tempo_batch_init(&b, &e->cmd, 0, 16);
+	tempo_pkt_nop(&b, 0);
+	tempo_pkt_end(&b);
+	t.nop = b.va;
+	t.end_ns = tempo_now_ns() + race_seconds() * 1000000000ull;
+	for (int i = 0; i <= DEEP_WAITERS; i++) {
+		bool bystander = i == DEEP_WAITERS;
+
+		w[i] = (struct deep_waiter){
+			.t = &t, .ctx = bystander ? e->ctx : normal,
+			.slot = (uint32_t)tempo_default_slot(e->engines,
+				DRM_TEMPO_ENGINE_CLASS_COMPUTE, bystander ? 2 : 1),
+			.bystander = bystander,
+		};
+		ASSERT_EQ(0, pthread_create(&w[i].thread, NULL, deep_wait_loop,
+					    &w[i]));
+	}
+	while (!ret && !t.bad && tempo_now_ns() < t.end_ns)
+		ret = deep_round(e, &t, low,
+				 (uint32_t)tempo_default_slot(e->engines,
+					DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+				 ++round);
+	tempo_gate_set(e, UINT64_MAX);
+	for (int i = 0; i <= DEEP_WAITERS; i++)
+		pthread_join(w[i].thread, NULL);
+	TH_LOG("%llu rounds, %llu points, %ld waits for the newest point",
+	       (unsigned long long)round, (unsigned long long)t.last, t.waits);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, t.bad);
+	ASSERT_LT(0, t.waits);
+	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, normal));
+	ASSERT_EQ(0, tempo_ctx_destroy(e->fd, low));
+	drmSyncobjDestroy(e->fd, t.handle);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Guilt and hangs */
 
