@@ -51,6 +51,7 @@
 #include <linux/delay.h>
 #include <linux/dma-fence-unwrap.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -308,7 +309,11 @@ static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
  * directly are promoted, not the jobs they wait for themselves, nor gangs
  * of parallel slots.
  *
- * Context: any.
+ * A timeline point holds as many points as were queued before it and have
+ * not ended, across every file that signals that timeline: the walk
+ * yields the CPU between them.
+ *
+ * Context: process; may sleep.
  */
 void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 			 s32 priority)
@@ -317,8 +322,10 @@ void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 	struct dma_fence *f;
 
 	/* Never left early: the iterator holds a reference until its end. */
-	dma_fence_unwrap_for_each(f, &iter, fence)
+	dma_fence_unwrap_for_each(f, &iter, fence) {
 		promote_job(tdev, f, priority);
+		cond_resched();
+	}
 }
 
 static void trace_run(struct drm_sched_job *sched_job,
