@@ -72,7 +72,7 @@ rows, ratios = load("nop", path, status)
 
 if rows is not None:
     want = ("null_ioctl", "syncobj_signal_wait_reset", "submit_only", "submit_only_private",
-            "submit_only_bare",
+            "submit_only_bare", "submit_wait_shallow", "submit_wait_deep",
             "round_trip", "round_trip_sync_file", "floor_round_trip", "in_place_round_trip")
     for key in want:
         check(in_order(rows.get(key), iterations),
@@ -80,6 +80,7 @@ if rows is not None:
     ratios_there("nop", ratios, ("round_trip_over_null_ioctl", "submit_only_over_null_ioctl",
                                  "submit_only_bare_over_null_ioctl",
                                  "submit_only_private_over_submit_only",
+                                 "submit_wait_deep_over_shallow",
                                  "syncobj_over_null_ioctl", "round_trip_over_floor",
                                  "in_place_round_trip_over_floor", "in_place_over_round_trip"))
 rows, ratios = load("scale", sys.argv[5], sys.argv[6])

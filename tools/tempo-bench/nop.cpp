@@ -14,6 +14,11 @@
  *   burst signals), as a bare drm_sched driver's submit;
  * - NOP round trip: submit a batch [NOP, END] and wait until its timeline
  *   point signals (syncobj wait), or its sync_file (poll);
+ * - submit only, waiting for a timeline point: an exec whose only sync is
+ *   the newest point of a timeline 1 point deep, then deep_points deep
+ *   (points queued behind a gated job of a LOW context before each burst,
+ *   outside the timing): priority inheritance looks through every point
+ *   not signalled yet;
  * - the floor: the same round trip with the module parameter floor set,
  *   which makes run_job end every job at once, as a bare drm_sched driver
  *   would: what remains is tempo's exec ioctl, drm_sched and the wait, and
@@ -87,6 +92,15 @@ Buffer nop_batch(const Device& device)
     return Buffer::with_contents(device, writer.dwords());
 }
 
+/// Points of the deep timeline: 1024, or what the file's job limit leaves
+/// beside a burst.
+std::uint32_t deep_points(const Device& device, std::uint64_t burst)
+{
+    const std::uint64_t max_jobs = device.info().limits.max_jobs;
+    const std::uint64_t room = max_jobs > burst + 2 ? max_jobs - burst - 2 : 1;
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(1024, room));
+}
+
 /// The device, a context on the engine and the [NOP, END] batch that the
 /// measurements share.
 class NopBench {
@@ -99,7 +113,8 @@ public:
           batch_(nop_batch(device_)),
           burst_(options.burst ? options.burst
                                : std::max<std::uint64_t>(device_.info().ring_size, 1)),
-          timeout_(tooling::hang_timeout(device_))
+          timeout_(tooling::hang_timeout(device_)),
+          deep_points_(deep_points(device_, burst_))
     {}
 
     /// The job must succeed, or the timings mean nothing.
@@ -117,7 +132,7 @@ public:
     [[nodiscard]] Report header() const
     {
         return start_report("nop", device_, to_string(engine_), options_.iterations, options_,
-                            {{"submit_burst", burst_}});
+                            {{"submit_burst", burst_}, {"deep_points", deep_points_}});
     }
 
     [[nodiscard]] Row null_ioctl() const
@@ -187,6 +202,60 @@ public:
         });
     }
 
+    /// Submissions whose only sync is the newest point of a timeline
+    /// @depth points deep, all queued behind a job of a LOW context
+    /// waiting for a gate, which opens after each burst. The points are
+    /// queued before each burst and the burst's jobs waited for after it,
+    /// outside the timing.
+    [[nodiscard]] Row timeline_wait(std::string key, bool deep) const
+    {
+        const std::uint32_t depth = deep ? deep_points_ : 1;
+        const Context holder(device_, std::span{&engine_, 1}, Priority::Low);
+        Buffer gate(device_, 4096);
+        gate.write<std::uint64_t>(0, 0);
+        std::uint64_t opens_at = 0;
+        std::optional<Buffer> gated;
+        Timeline timeline(device_);
+        Timeline done(device_);
+        std::array<SyncPoint, 1> signal{};
+        std::array<SyncPoint, 1> wait{};
+        Submission waiter = nop();
+        waiter.wait = wait;
+        Submission queued = nop();
+        queued.signal = signal;
+        const auto queue_points = [&] {
+            PacketWriter writer;
+            writer.wait_mem(gate.gpu_address(), Compare::Ge, ++opens_at).end();
+            gated = Buffer::with_contents(device_, writer.dwords());
+            for (std::uint32_t point = 0; point < depth; point++) {
+                signal[0] = timeline.next();
+                queued.batch = point ? batch_.gpu_address() : gated->gpu_address();
+                holder.submit(queued);
+            }
+            wait[0] = timeline.last();
+        };
+        const auto end_burst = [&] {
+            gate.write<std::uint64_t>(0, opens_at);
+            Submission last = nop();
+            signal[0] = done.next();
+            last.signal = signal;
+            context_.submit(last);
+            wait_last(done, timeout_);
+        };
+        const std::uint64_t total = options_.warmup + options_.iterations;
+        std::string label = "submit only, waiting for a point " + std::to_string(depth) + " deep";
+        return row(std::move(key), std::move(label), [&](std::uint64_t i) {
+            if (i % burst_ == 0)
+                queue_points();
+            const auto t0 = Clock::now();
+            context_.submit(waiter);
+            const auto t1 = Clock::now();
+            if ((i + 1) % burst_ == 0 || i + 1 == total)
+                end_burst();
+            return elapsed_ns(t0, t1);
+        });
+    }
+
     /// submit_only while the file has a buffer private to its address space:
     /// each exec then also adds its fence to the address space's reservation
     /// object.
@@ -231,6 +300,7 @@ private:
     const std::uint64_t burst_;
     // A NOP that takes longer than a few job timeouts is a hang, not a sample.
     const std::chrono::nanoseconds timeout_;
+    const std::uint32_t deep_points_;
 };
 
 /// The ratios of the nop rows, each where both of its rows were measured.
@@ -247,6 +317,8 @@ std::vector<Ratio> nop_ratios(const std::vector<Row>& rows)
              "submit_only_bare", "null_ioctl"},
         Spec{"submit_only_private_over_submit_only", "submit only: with a private buffer / without",
              "submit_only_private", "submit_only"},
+        Spec{"submit_wait_deep_over_shallow", "submit only, waiting: deep point / 1 deep",
+             "submit_wait_deep", "submit_wait_shallow"},
         Spec{"syncobj_over_null_ioctl", "syncobj signal+wait+reset / null ioctl",
              "syncobj_signal_wait_reset", "null_ioctl"},
         Spec{"round_trip_over_floor", "round trip / floor round trip", "round_trip",
@@ -287,6 +359,8 @@ int run_nop(const Options& options)
             bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
             bench.private_submit(),
             bench.bare_submit(),
+            bench.timeline_wait("submit_wait_shallow", false),
+            bench.timeline_wait("submit_wait_deep", true),
             bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
             bench.sync_file(),
         };
