@@ -49,42 +49,6 @@ void wait_last(const Timeline& timeline, std::chrono::nanoseconds timeout)
                                  " did not signal in time");
 }
 
-/// A boolean module parameter set to @on while this lives (the floor,
-/// running in place), then set back to what it was, whatever happens in
-/// between.
-class ModuleSwitch {
-public:
-    /// The switch set, or nothing where the parameter cannot be written.
-    static std::optional<ModuleSwitch> enter(std::string name, bool on)
-    {
-        const bool was = tooling::module_param(name) == "Y";
-        if (!tooling::set_module_param(name, on ? "1" : "0"))
-            return std::nullopt;
-        return ModuleSwitch{std::move(name), was};
-    }
-
-    ModuleSwitch(ModuleSwitch&& other) noexcept
-        : name_(std::move(other.name_)),
-          was_(other.was_),
-          owner_(std::exchange(other.owner_, false))
-    {}
-    ModuleSwitch& operator=(ModuleSwitch&&) = delete;
-    ModuleSwitch(const ModuleSwitch&) = delete;
-    ModuleSwitch& operator=(const ModuleSwitch&) = delete;
-    ~ModuleSwitch()
-    {
-        if (owner_)
-            tooling::set_module_param(name_, was_ ? "1" : "0");
-    }
-
-private:
-    ModuleSwitch(std::string name, bool was) : name_(std::move(name)), was_(was) {}
-
-    std::string name_;
-    bool was_;
-    bool owner_{true};
-};
-
 Buffer nop_batch(const Device& device)
 {
     PacketWriter writer;
@@ -352,7 +316,7 @@ int run_nop(const Options& options)
     Report report = bench.header();
     {
         // The command processor's thread runs every job (where root can say so).
-        const auto thread = ModuleSwitch::enter("run_in_place", false);
+        const auto thread = tooling::ModuleSwitch::enter("run_in_place", false);
         report.rows = {
             bench.null_ioctl(),
             bench.syncobj(),
@@ -365,10 +329,10 @@ int run_nop(const Options& options)
             bench.sync_file(),
         };
     }
-    if (auto floor = ModuleSwitch::enter("floor", true))
+    if (auto floor = tooling::ModuleSwitch::enter("floor", true))
         report.rows.push_back(
             bench.timeline("floor_round_trip", "floor: NOP round trip (syncobj wait)", true));
-    if (auto in_place = ModuleSwitch::enter("run_in_place", true))
+    if (auto in_place = tooling::ModuleSwitch::enter("run_in_place", true))
         report.rows.push_back(bench.timeline("in_place_round_trip",
                                              "run in place: NOP round trip (syncobj wait)", true));
     report.ratios = nop_ratios(report.rows);

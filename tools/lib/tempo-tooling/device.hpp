@@ -138,4 +138,40 @@ inline bool set_module_param(const std::string& name, const std::string& value)
     return out.good();
 }
 
+/// A boolean parameter of the tempo module set while this lives (the
+/// floor, running in place), then set back to what it was, whatever
+/// happens in between.
+class ModuleSwitch {
+public:
+    /// The switch set, or nothing where the parameter cannot be written.
+    static std::optional<ModuleSwitch> enter(std::string name, bool on)
+    {
+        const bool was = module_param(name) == "Y";
+        if (!set_module_param(name, on ? "1" : "0"))
+            return std::nullopt;
+        return ModuleSwitch{std::move(name), was};
+    }
+
+    ModuleSwitch(ModuleSwitch&& other) noexcept
+        : name_(std::move(other.name_)),
+          was_(other.was_),
+          owner_(std::exchange(other.owner_, false))
+    {}
+    ModuleSwitch& operator=(ModuleSwitch&&) = delete;
+    ModuleSwitch(const ModuleSwitch&) = delete;
+    ModuleSwitch& operator=(const ModuleSwitch&) = delete;
+    ~ModuleSwitch()
+    {
+        if (owner_)
+            set_module_param(name_, was_ ? "1" : "0");
+    }
+
+private:
+    ModuleSwitch(std::string name, bool was) : name_(std::move(name)), was_(was) {}
+
+    std::string name_;
+    bool was_;
+    bool owner_{true};
+};
+
 } // namespace tempo::tooling
