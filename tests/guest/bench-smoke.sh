@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tempo-bench nop and scale as smoke tests (normally run inside the test
-# VM, as root, with tempo.ko loaded): short runs must succeed and print
-# well-formed JSON with every measurement and ratio, the scheduler's floor
-# (module parameter floor) and running in place (run_in_place) among
-# nop's, and leave both switches as they were.
+# tempo-bench nop and scale, and tempo-command-list-bench's SubmitKernel,
+# as smoke tests (normally run inside the test VM, as root, with tempo.ko
+# loaded): short runs must succeed and print well-formed JSON with every
+# measurement and ratio, the scheduler's floor (module parameter floor)
+# and running in place (run_in_place) among nop's, SubmitKernel's summary
+# with its floor rows, and leave both switches as they were.
 # Their times are printed, never checked: the host is shared and noisy.
 #
 #   tests/guest/bench-smoke.sh
@@ -26,9 +27,16 @@ status=$?
 "$bench" scale --json --files 2 --contexts 64 --rounds 2 --samples 50 --warmup 10 \
 	>"$tmp/scale.json"
 scale_status=$?
+list_bench=$repo/build/cmake/tools/tempo-bench/tempo-command-list-bench
+list_status=skip
+if [ -x "$list_bench" ]; then
+	"$list_bench" --benchmark_filter=SubmitKernel --benchmark_min_time=0.01 \
+		>"$tmp/list.txt" 2>&1
+	list_status=$?
+fi
 after=$(cat "$params/floor" "$params/run_in_place" 2>&1 | tr '\n' ' ')
 python3 - "$tmp/nop.json" "$status" "$iterations" "$before" "$tmp/scale.json" "$scale_status" \
-	"$after" <<'PY'
+	"$after" "$tmp/list.txt" "$list_status" <<'PY'
 import json
 import sys
 
@@ -95,6 +103,24 @@ if rows is not None:
                                    "burst_2x64_d8_over_burst_1x1_d8",
                                    "burst_2x64_d64_over_burst_1x1_d64",
                                    "round_trip_2x64_over_round_trip_1x1"))
+list_path, list_status = sys.argv[8], sys.argv[9]
+if list_status == "skip":
+    print("# tempo-command-list-bench is not built (no Google Benchmark): not run")
+else:
+    check(list_status == "0", f"tempo-command-list-bench ran (exit {list_status})")
+    try:
+        with open(list_path) as f:
+            summary = f.read().split("\nSummary", 1)[-1]
+    except OSError:
+        summary = ""
+    blocks = ("wall time\n", "CPU time of the submitting thread\n",
+              "wall time, floor", "CPU time of the submitting thread, floor")
+    for block in blocks:
+        check(block in summary, f"command-list bench: summary block {block.strip()!r}")
+    for mode in ("submit", "submit-held", "wait"):
+        rows = [line for line in summary.splitlines() if line.split()[:1] == [mode]]
+        check(len(rows) == 4, f"command-list bench: {mode} in all four blocks")
+    print("\n".join("# " + line for line in summary.splitlines() if line.strip()))
 check(before == after, f"floor and run_in_place are as before ({before}-> {after})")
 
 failed = checks.count(False)
