@@ -166,11 +166,11 @@ public:
         });
     }
 
-    /// Submissions whose only sync is the newest point of a timeline
-    /// @depth points deep, all queued behind a job of a LOW context
-    /// waiting for a gate, which opens after each burst. The points are
-    /// queued before each burst and the burst's jobs waited for after it,
-    /// outside the timing.
+    /// Submissions whose only sync is the newest point of a timeline 1
+    /// point deep, or deep_points_ with @deep, all queued behind a job of
+    /// a LOW context waiting for a gate, which opens after each burst. The
+    /// points are queued before each burst and the burst's jobs waited for
+    /// after it, outside the timing.
     [[nodiscard]] Row timeline_wait(std::string key, bool deep) const
     {
         const std::uint32_t depth = deep ? deep_points_ : 1;
