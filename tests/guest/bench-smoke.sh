@@ -115,11 +115,15 @@ else:
         summary = ""
     blocks = ("wall time\n", "CPU time of the submitting thread\n",
               "wall time, floor", "CPU time of the submitting thread, floor")
+    check("compares medians of iterations" in summary,
+          "command-list bench: SubmitKernel's summary compares medians")
     for block in blocks:
         check(block in summary, f"command-list bench: summary block {block.strip()!r}")
     for mode in ("submit", "submit-held", "wait"):
         rows = [line for line in summary.splitlines() if line.split()[:1] == [mode]]
         check(len(rows) == 4, f"command-list bench: {mode} in all four blocks")
+        check(all(float(row.split()[1]) > 0 and float(row.split()[2]) > 0 for row in rows),
+              f"command-list bench: {mode}: medians measured in every block")
     print("\n".join("# " + line for line in summary.splitlines() if line.strip()))
 check(before == after, f"floor and run_in_place are as before ({before}-> {after})")
 
