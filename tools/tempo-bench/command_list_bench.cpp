@@ -33,6 +33,7 @@
  * --benchmark_min_time, --benchmark_format=json, ...), and --version.
  */
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -130,6 +131,8 @@ void submit_kernel(benchmark::State& state, Queue& queue, Mode mode, Submit&& su
     double cpu = 0;
     std::vector<double> wall_samples;
     std::vector<double> cpu_samples;
+    wall_samples.reserve(static_cast<std::size_t>(state.max_iterations));
+    cpu_samples.reserve(static_cast<std::size_t>(state.max_iterations));
     for (auto _ : state) {
         if (mode == Mode::SubmitHeld) {
             data.write<std::uint64_t>(gate_offset, 0);
