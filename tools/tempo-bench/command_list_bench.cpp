@@ -128,7 +128,6 @@ void submit_kernel(benchmark::State& state, Queue& queue, Mode mode, Submit&& su
 {
     tempo::Buffer& data = *setup().data;
     std::uint64_t iteration = 0;
-    double cpu = 0;
     std::vector<double> wall_samples;
     std::vector<double> cpu_samples;
     wall_samples.reserve(static_cast<std::size_t>(state.max_iterations));
@@ -148,7 +147,6 @@ void submit_kernel(benchmark::State& state, Queue& queue, Mode mode, Submit&& su
         const double cpu_spent = thread_cpu_seconds() - cpu_start;
         const double wall_spent = seconds(Clock::now() - start);
         state.SetIterationTime(wall_spent);
-        cpu += cpu_spent;
         wall_samples.push_back(wall_spent * 1e6);
         cpu_samples.push_back(cpu_spent * 1e6);
         if (mode == Mode::SubmitHeld)
@@ -156,17 +154,17 @@ void submit_kernel(benchmark::State& state, Queue& queue, Mode mode, Submit&& su
         if (mode != Mode::Wait)
             queue.finish();
     }
+    const tempo::tooling::Summary cpu = tempo::tooling::summarize(std::move(cpu_samples));
     state.counters["kernels"] = benchmark::Counter(kernels_per_iteration);
     // The submitting thread's CPU time per iteration, in microseconds: what
     // the submission costs the application, without the time its thread
     // waits while the emulated GPU's threads take the CPUs.
-    state.counters["thread_cpu_us"] =
-        benchmark::Counter(cpu * 1e6, benchmark::Counter::kAvgIterations);
+    state.counters["thread_cpu_us"] = cpu.mean;
     // Medians per iteration, which the summary compares: Google Benchmark's
     // time is a mean, which the host's tail (milliseconds under emulation)
     // dominates.
     state.counters["p50_us"] = tempo::tooling::summarize(std::move(wall_samples)).p50;
-    state.counters["thread_cpu_p50_us"] = tempo::tooling::summarize(std::move(cpu_samples)).p50;
+    state.counters["thread_cpu_p50_us"] = cpu.p50;
 }
 
 /// SubmitKernel with the floor set: nothing runs on the emulated GPU.
