@@ -5,8 +5,9 @@
  * uninterrupted run, FIFO holds within a context, the HQDs are programmed
  * as the policy says, low priority is not starved forever, contexts of
  * one priority share an engine, a change of priority reaches a context
- * that never idles, and a job that a higher-priority job waits for runs
- * at that priority.
+ * that never idles, a job that a higher-priority job waits for runs
+ * at that priority, and a compute unit runs a high-priority workgroup at
+ * a higher CPU priority than low-priority ones.
  *
  * Run as root (CAP_SYS_NICE): a high-priority context needs it.
  */
@@ -589,6 +590,111 @@ TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_eve
 	       wait_ns / 1e6, HOG_GROUP_MS, e->dev.num_cus);
 	ASSERT_GT(HOG_GROUP_MS * 1000000ull / 4, wait_ns);
 	tempo_fence_expect(_metadata, lowf, 1, 8 * HOG_GROUP_MS + TEMPO_WAIT_MS);
+}
+
+/*
+ * How many of the compute units' threads (tempo-cu<N>) run at nice @nice,
+ * read from /proc/<pid>/stat (the nice level is its 19th field); -1 when
+ * none was found.
+ */
+static int cus_at_nice(int nice)
+{
+	DIR *d = opendir("/proc");
+	int found = 0, at = 0;
+	struct dirent *de;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char comm[64] = "", line[512];
+		const char *p;
+		FILE *f;
+		int n, field;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		f = tempo_fopen("re", "/proc/%s/stat", de->d_name);
+		if (!f)
+			continue;
+		p = fgets(line, sizeof(line), f);
+		fclose(f);
+		/* pid (comm) state ...: fields from 3 on after the last ')'. */
+		if (!p || sscanf(line, "%*d (%63[^)])", comm) != 1 ||
+		    strncmp(comm, "tempo-cu", 8) || !isdigit((unsigned char)comm[8]))
+			continue;
+		p = strrchr(line, ')');
+		for (field = 2; p && field < 19; field++)
+			p = strchr(p + 1, ' ');
+		if (!p || sscanf(p, "%d", &n) != 1)
+			continue;
+		found++;
+		at += n == nice;
+	}
+	closedir(d);
+	return found ? at : -1;
+}
+
+/* Polls for up to a second until exactly @want CU threads run at @nice. */
+static int cus_reach_nice(int nice, int want)
+{
+	int at = -1;
+
+	for (int i = 0; i < 1000; i++) {
+		at = cus_at_nice(nice);
+		if (at == want)
+			break;
+		tempo_sleep_ms(1);
+	}
+	return at;
+}
+
+/*
+ * The CUs are host threads, at the lowest CPU priority so that a busy GPU
+ * leaves the host to its users; a HIGH workgroup there would wait behind
+ * any other task on its vCPU, LOW workgroups included. So a CU runs a HIGH
+ * workgroup at the command processors' nice level, and LOW ones and idles
+ * at its own: with LOW workgroups on every CU, one HIGH workgroup moves
+ * exactly one CU thread to the higher level, and back when it ends.
+ */
+TEST_F_TIMEOUT(prio, a_cu_runs_a_high_workgroup_at_the_command_processors_cpu_priority, 60)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t hog_ns = HOG_GROUP_MS * 1000000u, spin_ns = 300000000u;
+	int low_slot = tempo_default_slot(e->engines,
+					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
+	long long cp_nice = tempo_module_param("hw_nice");
+	int cu_nice = cp_nice + 9 < 19 ? cp_nice + 9 : 19;
+	int num_cus = e->dev.num_cus, lowf, highf;
+	struct tempo_batch low, high;
+
+	if (cp_nice < -20 || cp_nice >= cu_nice || low_slot < 0)
+		SKIP(return, "needs hw_nice below 19 and a second compute engine");
+	if (e->dev.job_timeout_ms < 4 * HOG_GROUP_MS)
+		SKIP(return, "job timeout too short for the LOW workgroups");
+	ASSERT_EQ(num_cus, cus_at_nice(cu_nice));
+
+	*tempo_u64(&e->data, STARTED) = 0;
+	tempo_batch_init(&low, &e->cmd, 0, 64);
+	tempo_pkt_write32(&low, VA(e, STARTED), 1);
+	tempo_pkt_dispatch(&low, DRM_TEMPO_KERNEL_SPIN, num_cus, 1, 1,
+			   &hog_ns, 1);
+	tempo_pkt_end(&low);
+	lowf = tempo_submit(_metadata, e->fd, self->low, low_slot, low.va);
+	tempo_wait_nonzero(_metadata, &e->data, STARTED);
+	ASSERT_EQ(0, cus_reach_nice(cp_nice, 0));
+
+	tempo_batch_init(&high, &e->cmd, 4096, 64);
+	tempo_pkt_dispatch(&high, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &spin_ns, 1);
+	tempo_pkt_end(&high);
+	highf = tempo_submit(_metadata, e->fd, self->high, self->slot, high.va);
+	ASSERT_EQ(1, cus_reach_nice(cp_nice, 1));
+	ASSERT_EQ(num_cus - 1, cus_at_nice(cu_nice));
+	ASSERT_EQ(0, tempo_fence_wait(highf, 0));
+
+	tempo_fence_expect(_metadata, highf, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(0, cus_reach_nice(cp_nice, 0));
+	ASSERT_EQ(num_cus, cus_at_nice(cu_nice));
+	tempo_fence_expect(_metadata, lowf, 1, 4 * HOG_GROUP_MS + TEMPO_WAIT_MS);
 }
 
 /* Jobs each context of a share test keeps queued, and their length. */

@@ -137,7 +137,7 @@ module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
 MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond"
 		 TEMPO_RANGE(1, TEMPO_PARAM_JOBS_MAX, TEMPO_DEF_MAX_JOBS));
 module_param_named(hw_nice, tempo_params.hw_nice, int, 0444);
-MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors; its compute units run 9 lower, at most 19"
+MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors and of high-priority workgroups; its compute units run 9 lower otherwise, at most 19"
 		 TEMPO_RANGE(-20, 19, TEMPO_DEF_HW_NICE));
 module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
 MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");

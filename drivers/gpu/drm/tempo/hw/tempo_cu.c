@@ -42,7 +42,12 @@
  * until its time is up or until a check is asked for (a dispatch suspended
  * or cancelled, a high-priority queue with work), whichever comes first,
  * so a busy CU costs the host no wake-up. CU threads run at a lower CPU
- * priority than the command processors.
+ * priority than the command processors, except while they run a workgroup
+ * of a high-priority queue: then at the command processors' own. The host
+ * schedules the CUs' threads, and a high-priority workgroup at the lowest
+ * CPU priority would wait on its vCPU behind any other task there,
+ * low-priority workgroups included, for milliseconds: its queue's
+ * priority would stop at the host's scheduler.
  */
 
 #include <linux/delay.h>
@@ -477,6 +482,18 @@ static bool cu_should_wake(struct tempo_cu_pool *pool)
 	return work;
 }
 
+/*
+ * The CU's thread runs at the CPU priority of its workgroup's queue, and at
+ * the low one while idle.
+ */
+static void cu_set_nice(struct tempo_cu *cu, bool high)
+{
+	if (cu->high_nice == high)
+		return;
+	cu->high_nice = high;
+	set_user_nice(current, high ? cu->pool->high_nice : cu->pool->nice);
+}
+
 static int cu_thread(void *data)
 {
 	struct tempo_cu *cu = data;
@@ -488,10 +505,12 @@ static int cu_thread(void *data)
 		int ret;
 
 		if (!cu_take(pool, &grp)) {
+			cu_set_nice(cu, false);
 			wait_event_interruptible_exclusive(pool->wq,
 							   cu_should_wake(pool));
 			continue;
 		}
+		cu_set_nice(cu, !grp.low);
 		cpu = current->se.sum_exec_runtime;
 		ret = run_group(pool, &grp);
 		cu_put(pool, &grp, ret, current->se.sum_exec_runtime - cpu);
@@ -668,12 +687,15 @@ void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy)
  * @reserved: how many to keep for high-priority queues with work
  * @by_priority: serve dispatches by queue priority, else at random
  * @nice: nice level of their threads
+ * @high_nice: their nice level while they run a workgroup of a queue of
+ *	the high pipe priority
  *
  * Context: process.
  * Return: 0 or a negative errno.
  */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
-		       u32 reserved, bool by_priority, int nice)
+		       u32 reserved, bool by_priority, int nice,
+		       int high_nice)
 {
 	u32 i;
 
@@ -682,6 +704,8 @@ int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
 	init_waitqueue_head(&pool->wq);
 	pool->reserved = min(reserved, num_cus - 1);
 	pool->by_priority = by_priority;
+	pool->nice = nice;
+	pool->high_nice = high_nice;
 	pool->cus = kcalloc(num_cus, sizeof(*pool->cus), GFP_KERNEL);
 	if (!pool->cus)
 		return -ENOMEM;

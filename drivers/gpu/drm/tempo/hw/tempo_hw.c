@@ -128,7 +128,7 @@ struct tempo_hw *tempo_hw_create(struct device *dev,
 	ret = tempo_cu_pool_init(&hw->cus, config->num_cus,
 				 config->cu_reserved, config->cu_by_priority,
 				 min(config->nice + TEMPO_HW_CU_NICE_OFFSET,
-				     MAX_NICE));
+				     MAX_NICE), config->nice);
 	if (ret)
 		goto err_free;
 	ret = engines_init(hw);

@@ -220,6 +220,7 @@ struct tempo_engine {
  *	CU back to high-priority work
  * @d: the dispatch of its workgroup, or NULL; set under the pool's lock
  * @low: its workgroup counts in the pool's busy_low; under the pool's lock
+ * @high_nice: its thread runs at the pool's high_nice; its own
  */
 struct tempo_cu {
 	struct tempo_cu_pool *pool;
@@ -228,6 +229,7 @@ struct tempo_cu {
 	atomic_t checks;
 	struct tempo_dispatch *d;
 	bool low;
+	bool high_nice;
 };
 
 /**
@@ -239,6 +241,9 @@ struct tempo_cu {
  * @num_cus: entries in @threads
  * @reserved: CUs kept for high-priority queues while one has work
  * @by_priority: take workgroups by (pipe, queue) priority, else at random
+ * @nice: nice level of the compute units' threads
+ * @high_nice: their nice level while they run a workgroup of a queue of
+ *	the high pipe priority
  * @busy: compute units running a workgroup now
  * @busy_low: of which for queues below the high pipe priority
  * @high_queues: high-pipe-priority queues that have work
@@ -253,6 +258,8 @@ struct tempo_cu_pool {
 	u32 num_cus;
 	u32 reserved;
 	bool by_priority;
+	int nice;
+	int high_nice;
 	u32 busy;
 	u32 busy_low;
 	u32 high_queues;
@@ -336,7 +343,8 @@ bool tempo_cp_run_in_place(struct tempo_engine *engine);
 
 /* tempo_cu.c */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
-		       u32 reserved, bool by_priority, int nice);
+		       u32 reserved, bool by_priority, int nice,
+		       int high_nice);
 void tempo_cu_pool_fini(struct tempo_cu_pool *pool);
 void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
