@@ -592,61 +592,86 @@ TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_eve
 	tempo_fence_expect(_metadata, lowf, 1, 8 * HOG_GROUP_MS + TEMPO_WAIT_MS);
 }
 
+/* The compute units' threads: at most this many are looked at. */
+#define MAX_CU_THREADS	64
+
 /*
- * How many of the compute units' threads (tempo-cu<N>) run at nice @nice,
- * read from /proc/<pid>/stat (the nice level is its 19th field); -1 when
- * none was found.
+ * Reads the comm and the nice level (the 19th field) of task @pid from
+ * /proc/<pid>/stat; false when it cannot.
  */
-static int cus_at_nice(int nice)
+static bool task_comm_nice(int pid, char comm[64], int *nice)
+{
+	FILE *f = tempo_fopen("re", "/proc/%d/stat", pid);
+	char line[512];
+	const char *p;
+	int field;
+
+	if (!f)
+		return false;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	if (!p || sscanf(line, "%*d (%63[^)])", comm) != 1)
+		return false;
+	/* Fields are counted from 3 on after the last ')'. */
+	p = strrchr(line, ')');
+	for (field = 2; p && field < 19; field++)
+		p = strchr(p + 1, ' ');
+	return p && sscanf(p, "%d", nice) == 1;
+}
+
+/* Finds the pids of the compute units' threads (tempo-cu<N>). */
+static int cu_threads(int pids[MAX_CU_THREADS])
 {
 	DIR *d = opendir("/proc");
-	int found = 0, at = 0;
 	struct dirent *de;
+	int n = 0;
 
 	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		char comm[64] = "", line[512];
-		const char *p;
-		FILE *f;
-		int n, field;
+		return 0;
+	while ((de = readdir(d)) && n < MAX_CU_THREADS) {
+		int pid = atoi(de->d_name), nice;
+		char comm[64];
 
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		f = tempo_fopen("re", "/proc/%s/stat", de->d_name);
-		if (!f)
-			continue;
-		p = fgets(line, sizeof(line), f);
-		fclose(f);
-		/* pid (comm) state ...: fields from 3 on after the last ')'. */
-		if (!p || sscanf(line, "%*d (%63[^)])", comm) != 1 ||
-		    strncmp(comm, "tempo-cu", 8) || !isdigit((unsigned char)comm[8]))
-			continue;
-		p = strrchr(line, ')');
-		for (field = 2; p && field < 19; field++)
-			p = strchr(p + 1, ' ');
-		if (!p || sscanf(p, "%d", &n) != 1)
-			continue;
-		found++;
-		at += n == nice;
+		if (pid > 0 && task_comm_nice(pid, comm, &nice) &&
+		    !strncmp(comm, "tempo-cu", 8) &&
+		    isdigit((unsigned char)comm[8]))
+			pids[n++] = pid;
 	}
 	closedir(d);
-	return found ? at : -1;
+	return n;
 }
 
-/* Polls for up to a second until exactly @want CU threads run at @nice. */
-static int cus_reach_nice(int nice, int want)
+/*
+ * Polls the @n CU threads for up to a second until @want_hi of them run at
+ * nice @hi and @want_lo at nice @lo, in one reading of all @n.
+ */
+static bool cus_reach_nice(struct __test_metadata *_metadata,
+			   const int *pids, int n, int hi, int want_hi,
+			   int lo, int want_lo)
 {
-	int at = -1;
+	int at_hi = -1, at_lo = -1;
 
 	for (int i = 0; i < 1000; i++) {
-		at = cus_at_nice(nice);
-		if (at == want)
-			break;
+		at_hi = at_lo = 0;
+		for (int c = 0; c < n; c++) {
+			char comm[64];
+			int nice = INT_MIN;
+
+			task_comm_nice(pids[c], comm, &nice);
+			at_hi += nice == hi;
+			at_lo += nice == lo;
+		}
+		if (at_hi == want_hi && at_lo == want_lo)
+			return true;
 		tempo_sleep_ms(1);
 	}
-	return at;
+	TH_LOG("CU threads: %d at nice %d (want %d), %d at nice %d (want %d)",
+	       at_hi, hi, want_hi, at_lo, lo, want_lo);
+	return false;
 }
+
+/* Length of the HIGH workgroup whose CU's CPU priority is read. */
+#define HIGH_GROUP_MS	500u
 
 /*
  * The CUs are host threads, at the lowest CPU priority so that a busy GPU
@@ -659,19 +684,23 @@ static int cus_reach_nice(int nice, int want)
 TEST_F_TIMEOUT(prio, a_cu_runs_a_high_workgroup_at_the_command_processors_cpu_priority, 60)
 {
 	struct tempo_env *e = &self->env;
-	uint32_t hog_ns = HOG_GROUP_MS * 1000000u, spin_ns = 300000000u;
+	uint32_t hog_ns = HOG_GROUP_MS * 1000000u;
+	uint32_t high_ns = HIGH_GROUP_MS * 1000000u;
 	int low_slot = tempo_default_slot(e->engines,
 					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
 	long long cp_nice = tempo_module_param("hw_nice");
 	int cu_nice = cp_nice + 9 < 19 ? cp_nice + 9 : 19;
 	int num_cus = e->dev.num_cus, lowf, highf;
+	int pids[MAX_CU_THREADS];
 	struct tempo_batch low, high;
 
 	if (cp_nice < -20 || cp_nice >= cu_nice || low_slot < 0)
 		SKIP(return, "needs hw_nice below 19 and a second compute engine");
-	if (e->dev.job_timeout_ms < 4 * HOG_GROUP_MS)
-		SKIP(return, "job timeout too short for the LOW workgroups");
-	ASSERT_EQ(num_cus, cus_at_nice(cu_nice));
+	if (e->dev.job_timeout_ms < 2 * (HOG_GROUP_MS + HIGH_GROUP_MS))
+		SKIP(return, "job timeout too short for the workgroups");
+	ASSERT_EQ(num_cus, cu_threads(pids));
+	ASSERT_TRUE(cus_reach_nice(_metadata, pids, num_cus, cp_nice, 0,
+				   cu_nice, num_cus));
 
 	*tempo_u64(&e->data, STARTED) = 0;
 	tempo_batch_init(&low, &e->cmd, 0, 64);
@@ -681,20 +710,21 @@ TEST_F_TIMEOUT(prio, a_cu_runs_a_high_workgroup_at_the_command_processors_cpu_pr
 	tempo_pkt_end(&low);
 	lowf = tempo_submit(_metadata, e->fd, self->low, low_slot, low.va);
 	tempo_wait_nonzero(_metadata, &e->data, STARTED);
-	ASSERT_EQ(0, cus_reach_nice(cp_nice, 0));
+	ASSERT_TRUE(cus_reach_nice(_metadata, pids, num_cus, cp_nice, 0,
+				   cu_nice, num_cus));
 
 	tempo_batch_init(&high, &e->cmd, 4096, 64);
-	tempo_pkt_dispatch(&high, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &spin_ns, 1);
+	tempo_pkt_dispatch(&high, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &high_ns, 1);
 	tempo_pkt_end(&high);
 	highf = tempo_submit(_metadata, e->fd, self->high, self->slot, high.va);
-	ASSERT_EQ(1, cus_reach_nice(cp_nice, 1));
-	ASSERT_EQ(num_cus - 1, cus_at_nice(cu_nice));
-	ASSERT_EQ(0, tempo_fence_wait(highf, 0));
+	ASSERT_TRUE(cus_reach_nice(_metadata, pids, num_cus, cp_nice, 1,
+				   cu_nice, num_cus - 1));
 
 	tempo_fence_expect(_metadata, highf, 1, TEMPO_WAIT_MS);
-	ASSERT_EQ(0, cus_reach_nice(cp_nice, 0));
-	ASSERT_EQ(num_cus, cus_at_nice(cu_nice));
-	tempo_fence_expect(_metadata, lowf, 1, 4 * HOG_GROUP_MS + TEMPO_WAIT_MS);
+	ASSERT_TRUE(cus_reach_nice(_metadata, pids, num_cus, cp_nice, 0,
+				   cu_nice, num_cus));
+	tempo_fence_expect(_metadata, lowf, 1,
+			   2 * (HOG_GROUP_MS + HIGH_GROUP_MS) + TEMPO_WAIT_MS);
 }
 
 /* Jobs each context of a share test keeps queued, and their length. */
