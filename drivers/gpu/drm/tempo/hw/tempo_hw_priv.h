@@ -220,7 +220,8 @@ struct tempo_engine {
  *	CU back to high-priority work
  * @d: the dispatch of its workgroup, or NULL; set under the pool's lock
  * @low: its workgroup counts in the pool's busy_low; under the pool's lock
- * @high_nice: its thread runs at the pool's high_nice; its own
+ * @high_nice: its thread runs at the pool's high_nice; only the thread
+ *	uses it
  */
 struct tempo_cu {
 	struct tempo_cu_pool *pool;
