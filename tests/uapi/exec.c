@@ -902,7 +902,7 @@ FIXTURE_VARIANT(bad_packet) {
 static void bp_unknown_opcode(struct tempo_batch *b, struct tempo_env *e)
 {
 	(void)e;
-	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_END + 1, 1));
+	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_JOB_TIMES + 1, 1));
 }
 
 static void bp_reserved_header_bits(struct tempo_batch *b, struct tempo_env *e)
@@ -1077,6 +1077,35 @@ static void bp_batch_start_unknown_flags(struct tempo_batch *b,
 	tempo_pkt_batch_start(b, sub.va, DRM_TEMPO_BATCH_CHAIN << 1);
 }
 
+/*
+ * An idle engine: the job is queued between the submit and its first
+ * packet, starts after that, and waited for no other queue's work.
+ */
+TEST_F(exec, write_job_times_reports_an_idle_job_that_waited_for_nothing)
+{
+	struct tempo_env *e = &self->env;
+	const struct drm_tempo_job_times *t =
+		(const void *)tempo_u64(&e->data, SCRATCH);
+	struct tempo_batch b;
+	uint64_t before, first, after;
+
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, SCRATCH + 64));
+	tempo_pkt_write_job_times(&b, VA(e, SCRATCH));
+	tempo_pkt_end(&b);
+	before = tempo_now_ns();
+	ASSERT_EQ(1, RUN(&b));
+	after = tempo_now_ns();
+	first = *tempo_u64(&e->data, SCRATCH + 64);
+	ASSERT_EQ(1000000000ull, e->dev.timestamp_frequency);
+	ASSERT_LE(before, t->queued);
+	ASSERT_LE(t->queued, t->started);
+	ASSERT_LE(t->started, first);
+	ASSERT_LE(first, after);
+	ASSERT_EQ(0ull, t->engine_wait_ns);
+	ASSERT_EQ(0ull, t->cu_wait_ns);
+}
+
 static void bp_write_data_misaligned(struct tempo_batch *b,
 				     struct tempo_env *e)
 {
@@ -1087,6 +1116,20 @@ static void bp_write_timestamp_misaligned(struct tempo_batch *b,
 					  struct tempo_env *e)
 {
 	tempo_pkt_write_timestamp(b, V(e) + 4);
+}
+
+static void bp_write_job_times_misaligned(struct tempo_batch *b,
+					  struct tempo_env *e)
+{
+	tempo_pkt_write_job_times(b, V(e) + 8);
+}
+
+static void bp_write_job_times_too_long(struct tempo_batch *b,
+					struct tempo_env *e)
+{
+	tempo_emit(b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_JOB_TIMES, 4));
+	tempo_emit_u64(b, V(e));
+	tempo_emit(b, 0);
 }
 
 static void bp_fill_dst_misaligned(struct tempo_batch *b, struct tempo_env *e)
@@ -1166,6 +1209,8 @@ BAD_PACKET(dispatch_group_count_wrapping_32_bits);
 BAD_PACKET(batch_start_unknown_flags);
 BAD_PACKET(write_data_misaligned);
 BAD_PACKET(write_timestamp_misaligned);
+BAD_PACKET(write_job_times_misaligned);
+BAD_PACKET(write_job_times_too_long);
 BAD_PACKET(fill_dst_misaligned);
 BAD_PACKET(fill_size_misaligned);
 BAD_PACKET(atomic_misaligned);

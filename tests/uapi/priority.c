@@ -6,8 +6,9 @@
  * as the policy says, low priority is not starved forever, contexts of
  * one priority share an engine, a change of priority reaches a context
  * that never idles, a job that a higher-priority job waits for runs
- * at that priority, and a compute unit runs a high-priority workgroup at
- * a higher CPU priority than low-priority ones.
+ * at that priority, a compute unit runs a high-priority workgroup at
+ * a higher CPU priority than low-priority ones, and a job reports how long
+ * other queues' work kept it from its engine and from the compute units.
  *
  * Run as root (CAP_SYS_NICE): a high-priority context needs it.
  */
@@ -23,6 +24,7 @@
 #define SNAP		0x1310
 #define STARTED		0x1320
 #define T_HIGH_END	0x1328
+#define TIMES		0x1400	/* struct drm_tempo_job_times, 32-aligned */
 
 #define VA(e, off)	((e)->data.va + (off))
 
@@ -278,6 +280,72 @@ TEST_F_TIMEOUT(prio, jobs_of_one_context_complete_in_order_under_preemption, 60)
 	for (uint32_t i = 1; i < n; i++)
 		ASSERT_LT(*tempo_u64(&e->data, LOG + 0x100 + 8 * (i - 1)),
 			  *tempo_u64(&e->data, LOG + 0x100 + 8 * i));
+}
+
+static const struct drm_tempo_job_times *job_times(struct tempo_env *e)
+{
+	return (const void *)tempo_u64(&e->data, TIMES);
+}
+
+/*
+ * A job queued at @queued behind a job that spins on the gate until
+ * @opened waited for its engine at least until then, or until it started
+ * if the starvation bound let it in first (less the arbitration's own
+ * time), and never longer than from its queueing to its start.
+ */
+static void expect_engine_wait(struct __test_metadata *_metadata,
+			       const struct drm_tempo_job_times *t,
+			       uint64_t opened)
+{
+	uint64_t held;
+
+	TH_LOG("queued %.2f ms before the gate opened, engine wait %.2f ms, started %.2f ms after queued",
+	       ((double)opened - t->queued) / 1e6, t->engine_wait_ns / 1e6,
+	       ((double)t->started - t->queued) / 1e6);
+	ASSERT_LT(t->queued, opened);
+	held = (opened < t->started ? opened : t->started) - t->queued;
+	ASSERT_LE(held / 2, t->engine_wait_ns);
+	ASSERT_LE(t->engine_wait_ns, t->started - t->queued);
+	ASSERT_EQ(0ull, t->cu_wait_ns);
+}
+
+/*
+ * A job queued behind @first_ctx's spinner reports the spinner's run as
+ * its engine wait (expect_engine_wait()).
+ */
+static void engine_wait_behind(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(prio) *self, uint32_t first_ctx,
+			       uint32_t ctx)
+{
+	struct tempo_env *e = &self->env;
+	struct tempo_batch b;
+	uint64_t opened;
+	int first, f;
+
+	first = submit_spinner(_metadata, self, first_ctx, T_HIGH);
+	tempo_wait_nonzero(_metadata, &e->data, T_HIGH);
+	tempo_batch_init(&b, &e->cmd, 4096, 64);
+	tempo_pkt_write_job_times(&b, VA(e, TIMES));
+	tempo_pkt_end(&b);
+	f = tempo_submit(_metadata, e->fd, ctx, self->slot, b.va);
+	tempo_sleep_ms(40);
+	opened = tempo_now_ns();
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, first, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, f, 1, TEMPO_WAIT_MS);
+	expect_engine_wait(_metadata, job_times(e), opened);
+}
+
+/* Another queue's job: a LOW job queued while a HIGH job holds the engine. */
+TEST_F_TIMEOUT(prio, a_job_reports_the_time_another_queue_kept_it_from_its_engine, 60)
+{
+	engine_wait_behind(_metadata, self, self->high, self->low);
+}
+
+/* An earlier job of its own queue: the next job of the same context. */
+TEST_F_TIMEOUT(prio, a_job_reports_the_time_an_earlier_job_of_its_queue_held_the_engine, 60)
+{
+	engine_wait_behind(_metadata, self, self->low, self->low);
 }
 
 TEST_F(prio, hqds_are_programmed_as_the_policy_says)
@@ -589,6 +657,63 @@ TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_eve
 	TH_LOG("HIGH 1 ms dispatch took %.2f ms on the GPU, LOW workgroups of %u ms holding all %u CUs",
 	       wait_ns / 1e6, HOG_GROUP_MS, e->dev.num_cus);
 	ASSERT_GT(HOG_GROUP_MS * 1000000ull / 4, wait_ns);
+	tempo_fence_expect(_metadata, lowf, 1, 8 * HOG_GROUP_MS + TEMPO_WAIT_MS);
+}
+
+/*
+ * A NORMAL one-group dispatch on an idle engine while LOW workgroups of
+ * another engine hold every CU reports as its CU wait the time until the
+ * first LOW workgroup ends (HOG_GROUP_MS after the LOW job started), not
+ * a wait for its engine, and no more than the batch took around it.
+ */
+TEST_F_TIMEOUT(prio, a_dispatch_reports_the_time_other_workgroups_held_every_cu, 60)
+{
+	struct tempo_env *e = &self->env;
+	const struct drm_tempo_job_times *t = job_times(e);
+	uint32_t groups = 2 * e->dev.num_cus, hog_ns = HOG_GROUP_MS * 1000000u;
+	uint32_t fill[] = { TEMPO_ARG_VA(VA(e, SNAP)), 1, 4 };
+	int low_slot = tempo_default_slot(e->engines,
+					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
+	uint64_t freed, before, after;
+	struct tempo_batch low, b;
+	int lowf, f;
+	char dir[256];
+
+	tempo_debugfs_dir(dir, sizeof(dir));
+	if (!dir[0] || low_slot < 0 || groups > e->dev.max_groups)
+		SKIP(return, "needs debugfs and a second compute engine");
+	if (e->dev.job_timeout_ms < 8 * HOG_GROUP_MS)
+		SKIP(return, "job timeout too short for the LOW workgroups");
+	tempo_batch_init(&low, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&low, VA(e, T_LOW_START));
+	tempo_pkt_dispatch(&low, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &hog_ns,
+			   1);
+	tempo_pkt_end(&low);
+	lowf = tempo_submit(_metadata, e->fd, self->low, low_slot, low.va);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
+	for (int i = 0; cus_get(dir, "busy") < e->dev.num_cus; i++) {
+		ASSERT_GT(2000, i);
+		tempo_sleep_ms(1);
+	}
+
+	tempo_batch_init(&b, &e->cmd, 4096, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, T_HIGH));
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 1, 1, 1, fill, 4);
+	tempo_pkt_write_job_times(&b, VA(e, TIMES));
+	tempo_pkt_write_timestamp(&b, VA(e, T_HIGH_END));
+	tempo_pkt_end(&b);
+	f = tempo_submit(_metadata, e->fd, e->ctx, self->slot, b.va);
+	tempo_fence_expect(_metadata, f, 1, 4 * HOG_GROUP_MS + TEMPO_WAIT_MS);
+	before = *tempo_u64(&e->data, T_HIGH);
+	after = *tempo_u64(&e->data, T_HIGH_END);
+	freed = *tempo_u64(&e->data, T_LOW_START) + hog_ns;
+	TH_LOG("CU wait %.2f ms, dispatch issued %.2f ms before the first LOW workgroup could end",
+	       t->cu_wait_ns / 1e6, ((double)freed - before) / 1e6);
+	ASSERT_EQ(1u, *tempo_u32(&e->data, SNAP));
+	ASSERT_EQ(0ull, t->engine_wait_ns);
+	ASSERT_LT(before, freed);
+	ASSERT_LE((freed - before) / 2, t->cu_wait_ns);
+	ASSERT_LE(t->cu_wait_ns, after - before);
 	tempo_fence_expect(_metadata, lowf, 1, 8 * HOG_GROUP_MS + TEMPO_WAIT_MS);
 }
 

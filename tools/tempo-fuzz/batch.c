@@ -200,6 +200,19 @@ static void gen_write_engine_id(struct gen *g)
 	tempo_emit_u64(&g->b, target(g, 4, 4, true));
 }
 
+static void gen_write_job_times(struct gen *g)
+{
+	uint32_t len = DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW;
+
+	if (!fits(g, len))
+		return;
+	/* Lengths 2 to 4 are illegal but for 3, and 3 dwords follow. */
+	if (fz_chance(g->r, 16))
+		len = 2 + fz_below(g->r, 3);
+	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_WRITE_JOB_TIMES, len));
+	tempo_emit_u64(&g->b, target(g, 32, 32, true));
+}
+
 /* ------------------------------------------------------------------------ */
 /* DISPATCH */
 
@@ -356,7 +369,7 @@ static void gen_batch_start(struct gen *g)
 static void gen_bad(struct gen *g)
 {
 	struct fz_rng *r = g->r;
-	uint32_t ops = DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1;
+	uint32_t ops = DRM_TEMPO_PKT_WRITE_JOB_TIMES + 1;
 	uint32_t max = g->c->dev.max_packet_dwords;
 
 	if (!fits(g, 1))
@@ -395,7 +408,7 @@ typedef void (*gen_fn)(struct gen *g);
 static const gen_fn generators[] = {
 	gen_nop, gen_write_data, gen_write_timestamp, gen_copy, gen_fill,
 	gen_atomic, gen_wait_mem, gen_dispatch, gen_dispatch, gen_batch_start,
-	gen_write_engine_id, gen_bad,
+	gen_write_engine_id, gen_write_job_times, gen_bad,
 };
 
 uint64_t fz_batch(struct fz_child *c, struct fz_file *f, bool allow_risky,

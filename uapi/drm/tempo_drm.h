@@ -872,6 +872,8 @@ struct drm_tempo_sched {
  * BATCH_START      4      va of a batch, flags: %DRM_TEMPO_BATCH_CHAIN
  * END              1      end of the batch (return from BATCH_START)
  * WRITE_ENGINE_ID  3      va (4-aligned): class << 16 | instance of the engine
+ * WRITE_JOB_TIMES  3      va (32-aligned): &struct drm_tempo_job_times of the
+ *                         job, as of this packet
  * ===============  =====  ======================================================
  */
 
@@ -904,6 +906,11 @@ enum drm_tempo_packet {
 	 * class << 16 | instance as a dword at va (4-aligned); 3 dwords.
 	 */
 	DRM_TEMPO_PKT_WRITE_ENGINE_ID = 10,
+	/**
+	 * @DRM_TEMPO_PKT_WRITE_JOB_TIMES: write the job's
+	 * &struct drm_tempo_job_times at va (32-aligned); 3 dwords.
+	 */
+	DRM_TEMPO_PKT_WRITE_JOB_TIMES = 11,
 };
 
 /**
@@ -1000,6 +1007,40 @@ enum drm_tempo_packet {
 #define DRM_TEMPO_WRITE_ENGINE_ID_VA		1
 /** DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW - length of WRITE_ENGINE_ID */
 #define DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW	3
+/** DRM_TEMPO_WRITE_JOB_TIMES_VA - WRITE_JOB_TIMES: where (32-aligned) */
+#define DRM_TEMPO_WRITE_JOB_TIMES_VA		1
+/** DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW - length of WRITE_JOB_TIMES */
+#define DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW	3
+
+/**
+ * struct drm_tempo_job_times - how a job reached the hardware and waited
+ *
+ * What WRITE_JOB_TIMES writes: the job's times up to that packet, as the
+ * hardware saw them. @queued and @started are GPU timestamps; the two
+ * waits are nanoseconds. The waits count only time during which the
+ * hardware ran other jobs' work instead of this job's, so that a job late
+ * because of other work on the GPU can be told from one late because of
+ * its host (a submitter or a command processor that did not get a CPU in
+ * time), which they leave out.
+ */
+struct drm_tempo_job_times {
+	/** @queued: when the job was written into its HQD's ring. */
+	__u64 queued;
+	/** @started: when the command processor fetched its first packet. */
+	__u64 started;
+	/**
+	 * @engine_wait_ns: time the job waited for its engine (queued and
+	 * not started yet, or preempted) while the engine ran other jobs:
+	 * of other HQDs, or ahead of it in its own.
+	 */
+	__u64 engine_wait_ns;
+	/**
+	 * @cu_wait_ns: time its DISPATCHes had workgroups waiting and none
+	 * running while every compute unit they may take ran other
+	 * dispatches' workgroups.
+	 */
+	__u64 cu_wait_ns;
+};
 
 /**
  * DRM_TEMPO_BATCH_CHAIN - BATCH_START jumps and never returns

@@ -224,3 +224,13 @@ int tempo_pkt_write_engine_id(struct tempo_batch *b, uint64_t va)
 	return put(b, DRM_TEMPO_PKT_WRITE_ENGINE_ID, dw,
 		   DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW);
 }
+
+int tempo_pkt_write_job_times(struct tempo_batch *b, uint64_t va)
+{
+	const uint32_t dw[DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW] = {
+		FIELD64(DRM_TEMPO_WRITE_JOB_TIMES_VA, va),
+	};
+
+	return put(b, DRM_TEMPO_PKT_WRITE_JOB_TIMES, dw,
+		   DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW);
+}

@@ -569,6 +569,8 @@ int tempo_pkt_batch_start(struct tempo_batch *b, uint64_t va, uint32_t flags);
 int tempo_pkt_end(struct tempo_batch *b);
 /* WRITE_ENGINE_ID at @va. */
 int tempo_pkt_write_engine_id(struct tempo_batch *b, uint64_t va);
+/* WRITE_JOB_TIMES at @va: a struct drm_tempo_job_times, 32-aligned. */
+int tempo_pkt_write_job_times(struct tempo_batch *b, uint64_t va);
 
 /* Kernel arguments: a 64-bit address is two dwords, low first. */
 #define TEMPO_ARG_VA(va)	(uint32_t)(va), (uint32_t)((uint64_t)(va) >> 32)

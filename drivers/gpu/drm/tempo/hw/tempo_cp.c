@@ -235,6 +235,24 @@ static int cp_write_engine_id(struct tempo_cp_exec *x,
 	return tempo_mem_write(cp_mmu(x), va, &id, sizeof(id));
 }
 
+static int cp_write_job_times(struct tempo_cp_exec *x,
+			      const struct tempo_packet *p)
+{
+	u64 va = tempo_isa_qword(p, DRM_TEMPO_WRITE_JOB_TIMES_VA);
+	const struct tempo_hw_job *job = x->st->job;
+	struct drm_tempo_job_times times = {
+		.queued = job->times.queued,
+		.started = job->times.started,
+		.engine_wait_ns = job->times.engine_wait_ns,
+		.cu_wait_ns = job->times.cu_wait_ns,
+	};
+
+	/* Aligned to its size, it never crosses a page. */
+	if (va & (sizeof(times) - 1))
+		return -EILSEQ;
+	return tempo_mem_write(cp_mmu(x), va, &times, sizeof(times));
+}
+
 static int cp_mem_chunk(struct tempo_cp_exec *x, const struct tempo_packet *p,
 			u64 done, u32 n)
 {
@@ -363,12 +381,14 @@ static bool cp_dispatch_wake(struct tempo_cp_exec *x)
 static void cp_dispatch_account(struct tempo_cp_exec *x)
 {
 	struct tempo_cp_state *st = x->st;
-	u64 held, cpu;
+	u64 held, cpu, wait;
 
 	tempo_cu_dispatch_usage(&x->engine->hw->cus, &st->dispatch, &held,
-				&cpu);
+				&cpu, &wait);
 	st->job->cpu_ns += cpu - st->cpu_seen;
 	st->cpu_seen = cpu;
+	st->job->times.cu_wait_ns += wait - st->wait_seen;
+	st->wait_seen = wait;
 	if (held != st->held_seen)
 		tempo_hqd_add_run(x->hqd, st->job, held - st->held_seen);
 	st->held_seen = held;
@@ -455,6 +475,7 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	x->st->in_dispatch = true;
 	x->st->held_seen = 0;
 	x->st->cpu_seen = 0;
+	x->st->wait_seen = 0;
 	tempo_cu_dispatch(&x->engine->hw->cus, d);
 	return cp_dispatch_wait(x);
 }
@@ -490,6 +511,7 @@ static int (*const cp_packets[])(struct tempo_cp_exec *x,
 	[DRM_TEMPO_PKT_DISPATCH] = cp_dispatch,
 	[DRM_TEMPO_PKT_BATCH_START] = cp_batch_start,
 	[DRM_TEMPO_PKT_WRITE_ENGINE_ID] = cp_write_engine_id,
+	[DRM_TEMPO_PKT_WRITE_JOB_TIMES] = cp_write_job_times,
 };
 
 static int cp_execute(struct tempo_cp_exec *x, const struct tempo_packet *p)

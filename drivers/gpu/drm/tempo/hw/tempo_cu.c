@@ -343,6 +343,70 @@ static bool allowed(const struct tempo_cu_pool *pool,
 	return pool->busy_low + pool->reserved < pool->num_cus;
 }
 
+/* Whether no CU is left that a dispatch, low-priority or not, may take. */
+static bool pool_full(const struct tempo_cu_pool *pool, bool low)
+{
+	if (pool->busy >= pool->num_cus)
+		return true;
+	return low && pool->high_queues &&
+	       pool->busy_low + pool->reserved >= pool->num_cus;
+}
+
+/* A clock that runs only while the pool is full for @low dispatches. */
+static u64 full_clock(const struct tempo_cu_pool *pool, bool low, u64 now)
+{
+	u64 since = pool->full_since[low];
+
+	return pool->full_ns[low] + (since ? now - since : 0);
+}
+
+/* Start or stop the full clocks after the pool's occupancy changed. */
+static void pool_changed(struct tempo_cu_pool *pool)
+{
+	u64 now = ktime_get_ns();
+	int low;
+
+	lockdep_assert_held(&pool->lock);
+	for (low = 0; low < 2; low++) {
+		bool full = pool_full(pool, low);
+
+		if (full && !pool->full_since[low]) {
+			pool->full_since[low] = now;
+		} else if (!full && pool->full_since[low]) {
+			pool->full_ns[low] += now - pool->full_since[low];
+			pool->full_since[low] = 0;
+		}
+	}
+}
+
+/*
+ * A dispatch waits for a CU while it is queued with no workgroup running:
+ * of that time, what the pool spent full for it is its CU wait.
+ */
+static void wait_start(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
+{
+	if (d->waiting || d->running || list_empty(&d->link))
+		return;
+	d->waiting = true;
+	d->wait_low = is_low(d);
+	d->wait_mark = full_clock(pool, d->wait_low, ktime_get_ns());
+}
+
+static u64 wait_so_far(const struct tempo_cu_pool *pool,
+		       const struct tempo_dispatch *d)
+{
+	if (!d->waiting)
+		return d->wait_ns;
+	return d->wait_ns + full_clock(pool, d->wait_low, ktime_get_ns()) -
+	       d->wait_mark;
+}
+
+static void wait_end(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
+{
+	d->wait_ns = wait_so_far(pool, d);
+	d->waiting = false;
+}
+
 /* Higher rank first; among equals the dispatch that arrived first. */
 static bool before(const struct tempo_dispatch *a,
 		   const struct tempo_dispatch *b)
@@ -410,6 +474,7 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 	if (d) {
 		grp->d = d;
 		group_take(grp);
+		wait_end(pool, d);
 		if (!has_groups(d))
 			list_del_init(&d->link);
 		if (!d->running++)
@@ -418,6 +483,7 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 		grp->low = is_low(d);
 		if (grp->low)
 			pool->busy_low++;
+		pool_changed(pool);
 		WRITE_ONCE(grp->cu->d, d);
 		WRITE_ONCE(grp->cu->low, grp->low);
 	}
@@ -454,6 +520,7 @@ static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
 		pool->busy_low--;
 	WRITE_ONCE(grp->cu->d, NULL);
 	WRITE_ONCE(grp->cu->low, false);
+	pool_changed(pool);
 	if (ret == -EAGAIN && !d->abort) {
 		group_park(pool, grp);
 	} else {
@@ -461,6 +528,7 @@ static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
 		if (ret && ret != -EAGAIN && ret != -ECANCELED && !d->error)
 			d->error = ret;
 	}
+	wait_start(pool, d);
 	wake = !d->pending || (d->suspended && !d->running);
 	spin_unlock(&pool->lock);
 	atomic64_inc(&pool->groups_done);
@@ -544,7 +612,10 @@ void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->seq = pool->next_seq++;
 	d->held_ns = 0;
 	d->cpu_ns = 0;
+	d->waiting = false;
+	d->wait_ns = 0;
 	list_add_tail(&d->link, &pool->queue);
+	wait_start(pool, d);
 	spin_unlock(&pool->lock);
 	wake_cus(pool, d->num_groups);
 }
@@ -564,6 +635,7 @@ void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	spin_lock(&pool->lock);
 	d->suspended = true;
 	list_del_init(&d->link);
+	wait_end(pool, d);
 	spin_unlock(&pool->lock);
 	cu_ask_dispatch(pool, d);
 }
@@ -583,6 +655,7 @@ void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->suspended = false;
 	if (has_groups(d) && list_empty(&d->link))
 		list_add_tail(&d->link, &pool->queue);
+	wait_start(pool, d);
 	groups = d->num_partial + d->num_groups - d->next_group;
 	spin_unlock(&pool->lock);
 	wake_cus(pool, groups);
@@ -604,6 +677,7 @@ void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->abort = true;
 	d->suspended = true;
 	list_del_init(&d->link);
+	wait_end(pool, d);
 	d->pending -= d->num_partial + d->num_groups - d->next_group;
 	d->num_partial = 0;
 	d->next_group = d->num_groups;
@@ -639,18 +713,21 @@ bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
  * @held_ns: out: wall time during which one of its workgroups at least
  *	held a CU, the stretch in progress included
  * @cpu_ns: out: CPU time its workgroups' threads spent on it
+ * @wait_ns: out: time it had workgroups queued and none running while no
+ *	CU was left that it may take, the wait in progress included
  *
  * Context: process.
  */
 void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
 			     struct tempo_dispatch *d, u64 *held_ns,
-			     u64 *cpu_ns)
+			     u64 *cpu_ns, u64 *wait_ns)
 {
 	spin_lock(&pool->lock);
 	*held_ns = d->held_ns;
 	if (d->running)
 		*held_ns += ktime_get_ns() - d->held_since;
 	*cpu_ns = d->cpu_ns;
+	*wait_ns = wait_so_far(pool, d);
 	spin_unlock(&pool->lock);
 }
 
@@ -673,6 +750,7 @@ void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy)
 		pool->high_queues--;
 	if (busy && pool->busy_low + pool->reserved > pool->num_cus)
 		excess = pool->busy_low + pool->reserved - pool->num_cus;
+	pool_changed(pool);
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (busy)
 		cu_ask_low(pool, excess);

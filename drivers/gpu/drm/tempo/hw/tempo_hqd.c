@@ -205,6 +205,24 @@ static void note_waiting(struct tempo_engine *engine,
 	}
 }
 
+/*
+ * The engine's running time at @now: the runs that ended and the one in
+ * progress. While a job waits for its engine, every run is another job's.
+ */
+static u64 engine_ran(const struct tempo_engine *engine, u64 now)
+{
+	lockdep_assert_held(&engine->lock);
+	return engine->ran_ns +
+	       (engine->current_hqd ? now - engine->run_start : 0);
+}
+
+/* A job that waited for its engine since @job->engine_mark gets it. */
+static void end_engine_wait(struct tempo_engine *engine,
+			    struct tempo_hw_job *job)
+{
+	job->times.engine_wait_ns += engine->ran_ns - job->engine_mark;
+}
+
 /* Start, or with @busy NULL end, what tempo_hw_running_ns() reads. */
 static void set_run(struct tempo_engine *engine, u64 start, atomic64_t *busy)
 {
@@ -241,6 +259,8 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 	}
 	*slice_end = best && starved(best, now) ?
 		     now + TEMPO_HW_TIMESLICE_NS : 0;
+	if (best && best->save.job)
+		end_engine_wait(engine, best->save.job);
 	note_waiting(engine, best, now);
 	engine->current_hqd = best;
 	set_run(engine, now, best && best->save.job ?
@@ -266,6 +286,8 @@ void tempo_hqd_fetch(struct tempo_hw_hqd *hqd)
 
 	spin_lock_irq(&engine->lock);
 	job = mqd->ring[mqd->rptr & (mqd->ring_size - 1)];
+	job->times.started = ktime_get_ns();
+	end_engine_wait(engine, job);
 	hqd->save.job = job;
 	set_run(engine, engine->run_start, job->busy_ns);
 	spin_unlock_irq(&engine->lock);
@@ -296,8 +318,11 @@ void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 	spin_lock_irq(&engine->lock);
 	now = ktime_get_ns();
 	hqd->busy_ns += now - engine->run_start;
+	engine->ran_ns += now - engine->run_start;
 	job = hqd->save.job;
 	if (job) {
+		/* Preempted, it waits again; ended, it no longer matters. */
+		job->engine_mark = engine->ran_ns;
 		job->run_ns += run_progress(engine, now);
 		if (job->busy_ns)
 			atomic64_add(now - engine->run_start, job->busy_ns);
@@ -516,6 +541,9 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	job->hqd = hqd;
 	job->run_ns = 0;
 	job->cpu_ns = 0;
+	memset(&job->times, 0, sizeof(job->times));
+	job->times.queued = ktime_get_ns();
+	job->engine_mark = engine_ran(hqd->engine, job->times.queued);
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

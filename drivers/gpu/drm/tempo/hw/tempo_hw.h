@@ -169,6 +169,13 @@ struct tempo_hw_fence {
  * @busy_ns: NULL, or where the hardware adds the time its command
  *	processor held the job, at the end of each run (when the job is
  *	preempted or ends); tempo_hw_running_ns() gives the run in progress
+ * @times: what WRITE_JOB_TIMES reports (&struct drm_tempo_job_times),
+ *	set by the hardware: when the job was written into its ring
+ *	(@times.queued) and fetched (@times.started), and the time it waited
+ *	for its engine (@times.engine_wait_ns) and for compute units
+ *	(@times.cu_wait_ns) while other jobs ran
+ * @engine_mark: its engine's running time when the job started waiting
+ *	for it (queued, or preempted), set by the hardware
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
@@ -182,6 +189,13 @@ struct tempo_hw_job {
 	u64 run_ns;
 	u64 cpu_ns;
 	atomic64_t *busy_ns;
+	struct {
+		u64 queued;
+		u64 started;
+		u64 engine_wait_ns;
+		u64 cu_wait_ns;
+	} times;
+	u64 engine_mark;
 };
 
 /* Most batches of one gang. */

@@ -74,6 +74,11 @@ struct tempo_partial {
  *	CU, the current stretch not included
  * @held_since: start of the current stretch, valid while @running
  * @cpu_ns: CPU time its workgroups' threads spent on it
+ * @waiting: it has workgroups queued and none running
+ * @wait_low: whether it waited as a low-priority dispatch
+ * @wait_mark: the pool's full clock when it started waiting
+ * @wait_ns: time it waited while the pool was full for it, the current
+ *	wait not included
  *
  * Every field but @kernel, @args, @mmu and @num_groups is guarded by the
  * pool's lock.
@@ -97,6 +102,10 @@ struct tempo_dispatch {
 	u64 held_ns;
 	u64 held_since;
 	u64 cpu_ns;
+	bool waiting;
+	bool wait_low;
+	u64 wait_mark;
+	u64 wait_ns;
 };
 
 /**
@@ -107,9 +116,10 @@ struct tempo_dispatch {
  * @in_dispatch: @dispatch is in progress: the packet after it has not
  *	been fetched yet
  * @dispatch: the DISPATCH in progress
- * @held_seen: CU time and @cpu_seen: CPU time of @dispatch already added
- *	to the job
+ * @held_seen: CU time, @cpu_seen: CPU time and @wait_seen: CU wait of
+ *	@dispatch already added to the job
  * @cpu_seen: see @held_seen
+ * @wait_seen: see @held_seen
  * @pkt_va: address of a COPY or FILL stopped in the middle, or 0
  * @pkt_done: bytes of that packet already done
  *
@@ -123,6 +133,7 @@ struct tempo_cp_state {
 	struct tempo_dispatch dispatch;
 	u64 held_seen;
 	u64 cpu_seen;
+	u64 wait_seen;
 	u64 pkt_va;
 	u64 pkt_done;
 };
@@ -187,6 +198,8 @@ struct tempo_hw_hqd {
  *	units or for the other members of a gang, which is not the job's
  *	running time
  * @stall_since: start of the stall in progress, or 0
+ * @ran_ns: time the engine held jobs, the runs that ended; a job queued
+ *	or preempted waits for the engine while this grows
  */
 struct tempo_engine {
 	struct tempo_hw *hw;
@@ -207,6 +220,7 @@ struct tempo_engine {
 	seqcount_spinlock_t run_seq;
 	u64 stall_ns;
 	u64 stall_since;
+	u64 ran_ns;
 };
 
 /**
@@ -235,8 +249,8 @@ struct tempo_cu {
 
 /**
  * struct tempo_cu_pool - the compute units shared by all engines
- * @lock: guards @queue, @busy, @busy_low, @high_queues, @next_seq and the
- *	bookkeeping of every queued dispatch
+ * @lock: guards @queue, @busy, @busy_low, @high_queues, @full_ns,
+ *	@full_since, @next_seq and the bookkeeping of every queued dispatch
  * @queue: dispatches with workgroups to start
  * @wq: where idle compute units wait
  * @num_cus: entries in @threads
@@ -248,6 +262,10 @@ struct tempo_cu {
  * @busy: compute units running a workgroup now
  * @busy_low: of which for queues below the high pipe priority
  * @high_queues: high-pipe-priority queues that have work
+ * @full_ns: the full clocks, indexed by whether a dispatch is low-priority:
+ *	time during which no CU was left that such a dispatch may take, the
+ *	current stretch not included
+ * @full_since: start of the current stretch of each, or 0
  * @next_seq: &tempo_dispatch.seq of the next dispatch
  * @groups_done: workgroups completed, for debugfs
  * @cus: the compute units
@@ -264,6 +282,8 @@ struct tempo_cu_pool {
 	u32 busy;
 	u32 busy_low;
 	u32 high_queues;
+	u64 full_ns[2];
+	u64 full_since[2];
 	u64 next_seq;
 	atomic64_t groups_done;
 	struct tempo_cu *cus;
@@ -355,7 +375,7 @@ bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
 			    struct tempo_dispatch *d, int *error);
 void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
 			     struct tempo_dispatch *d, u64 *held_ns,
-			     u64 *cpu_ns);
+			     u64 *cpu_ns, u64 *wait_ns);
 void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy);
 struct tempo_dispatch *tempo_cu_pick(struct tempo_cu_pool *pool);
 

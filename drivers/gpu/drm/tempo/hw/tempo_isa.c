@@ -42,6 +42,7 @@ static const struct packet_len {
 	[DRM_TEMPO_PKT_BATCH_START] = { DRM_TEMPO_PKT_BATCH_START_DW },
 	[DRM_TEMPO_PKT_END] = { DRM_TEMPO_PKT_END_DW },
 	[DRM_TEMPO_PKT_WRITE_ENGINE_ID] = { DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW },
+	[DRM_TEMPO_PKT_WRITE_JOB_TIMES] = { DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW },
 };
 
 /* Arguments of each built-in kernel, in dwords. */

@@ -37,7 +37,7 @@ static void isa_header(struct kunit *test)
 	/* reserved bits, unknown opcode, zero and oversized lengths */
 	KUNIT_EXPECT_EQ(test, -EILSEQ, header(nop | 0x100));
 	KUNIT_EXPECT_EQ(test, -EILSEQ,
-			header(DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID + 1, 1)));
+			header(DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_JOB_TIMES + 1, 1)));
 	KUNIT_EXPECT_EQ(test, -EILSEQ,
 			header(DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 0)));
 	KUNIT_EXPECT_EQ(test, -EILSEQ,
@@ -57,6 +57,7 @@ static void isa_lengths(struct kunit *test)
 		{ DRM_TEMPO_PKT_BATCH_START, 4, 3 },
 		{ DRM_TEMPO_PKT_END, 1, 2 },
 		{ DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3, 2 },
+		{ DRM_TEMPO_PKT_WRITE_JOB_TIMES, 3, 4 },
 	};
 	struct tempo_packet p;
 	u32 i;
