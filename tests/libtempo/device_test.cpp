@@ -430,6 +430,23 @@ TEST_F(DeviceTest, WriteDataOnEveryEngine)
     }
 }
 
+TEST_F(DeviceTest, WriteJobTimesReportsAnIdleJobThatWaitedForNothing)
+{
+    Buffer results(device(), 4096);
+    PacketWriter w;
+    w.write_job_times(results.gpu_address(0)).write_timestamp(results.gpu_address(64)).end();
+    const auto before = std::chrono::steady_clock::now().time_since_epoch();
+    const Fence fence = run(w);
+    EXPECT_EQ(fence.status(), 1);
+    const auto times = results.read<tempo::JobTimes>(0);
+    const auto after = results.read<std::uint64_t>(64);
+    EXPECT_LE(static_cast<std::uint64_t>(std::chrono::nanoseconds{before}.count()), times.queued);
+    EXPECT_LE(times.queued, times.started);
+    EXPECT_LE(times.started, after);
+    EXPECT_EQ(times.engine_wait_ns, 0U);
+    EXPECT_EQ(times.cu_wait_ns, 0U);
+}
+
 TEST_F(DeviceTest, PacketsComputeExpectedValues)
 {
     Buffer data(device(), 3 * 4096);

@@ -280,6 +280,11 @@ bool FakeSubmitter::execute_member(Job& job)
         case Opcode::WriteTimestamp:
             write64(GpuAddress{address(packet, 1)}, timestamp_++);
             break;
+        case Opcode::WriteJobTimes: // queued and started now, no other work to wait for
+            for (std::uint64_t i = 0; i < 4; i++)
+                write64(GpuAddress{address(packet, 1) + 8 * i}, i < 2 ? timestamp_ : 0);
+            timestamp_++;
+            break;
         case Opcode::Copy:
             for (std::uint32_t i = 0; i < packet[5]; i += 4)
                 write32(GpuAddress{address(packet, 1) + i},

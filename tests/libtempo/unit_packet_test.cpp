@@ -27,7 +27,7 @@ Dwords dwords(const PacketWriter& writer)
 
 TEST(Packet, HeaderMatchesUapi)
 {
-    for (std::uint32_t op = DRM_TEMPO_PKT_NOP; op <= DRM_TEMPO_PKT_END; op++)
+    for (std::uint32_t op = DRM_TEMPO_PKT_NOP; op <= DRM_TEMPO_PKT_WRITE_JOB_TIMES; op++)
         for (std::uint32_t len : {1U, 5U, 0x1234U, 0xffffU})
             EXPECT_EQ(tempo::packet_header(static_cast<tempo::Opcode>(op), len),
                       DRM_TEMPO_PKT_HEADER(op, len));
@@ -71,6 +71,13 @@ TEST(Packet, WriteTimestamp)
     PacketWriter w;
     w.write_timestamp(GpuAddress{0x10'0000'0008});
     EXPECT_EQ(dwords(w), (Dwords{0x00030002, 0x00000008, 0x10}));
+}
+
+TEST(Packet, WriteJobTimes)
+{
+    PacketWriter w;
+    w.write_job_times(GpuAddress{0x10'0000'0020});
+    EXPECT_EQ(dwords(w), (Dwords{0x0003000b, 0x00000020, 0x10}));
 }
 
 TEST(Packet, Copy)

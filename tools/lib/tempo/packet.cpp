@@ -17,6 +17,7 @@ namespace {
 
 // Fixed lengths in dwords, header included (see "Packets" in the uAPI).
 constexpr std::size_t write_timestamp_length = 3;
+constexpr std::size_t write_job_times_length = 3;
 constexpr std::size_t copy_length = 6;
 constexpr std::size_t fill_length = 5;
 constexpr std::size_t atomic_length = 6;
@@ -83,6 +84,12 @@ PacketWriter& PacketWriter::write_data(GpuAddress dst, std::span<const std::uint
 PacketWriter& PacketWriter::write_timestamp(GpuAddress dst)
 {
     put_address(begin_packet(Opcode::WriteTimestamp, write_timestamp_length), dst);
+    return *this;
+}
+
+PacketWriter& PacketWriter::write_job_times(GpuAddress dst)
+{
+    put_address(begin_packet(Opcode::WriteJobTimes, write_job_times_length), dst);
     return *this;
 }
 

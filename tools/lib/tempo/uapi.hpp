@@ -13,6 +13,8 @@
 #include <drm/tempo_drm.h>
 #pragma GCC diagnostic pop
 
+#include <cstddef>
+
 #include <tempo/packet.hpp>
 #include <tempo/types.hpp>
 
@@ -39,6 +41,13 @@ static_assert(static_cast<int>(Opcode::WaitMem) == DRM_TEMPO_PKT_WAIT_MEM);
 static_assert(static_cast<int>(Opcode::Dispatch) == DRM_TEMPO_PKT_DISPATCH);
 static_assert(static_cast<int>(Opcode::BatchStart) == DRM_TEMPO_PKT_BATCH_START);
 static_assert(static_cast<int>(Opcode::End) == DRM_TEMPO_PKT_END);
+static_assert(static_cast<int>(Opcode::WriteJobTimes) == DRM_TEMPO_PKT_WRITE_JOB_TIMES);
+
+static_assert(sizeof(JobTimes) == sizeof(drm_tempo_job_times));
+static_assert(offsetof(JobTimes, queued) == offsetof(drm_tempo_job_times, queued));
+static_assert(offsetof(JobTimes, started) == offsetof(drm_tempo_job_times, started));
+static_assert(offsetof(JobTimes, engine_wait_ns) == offsetof(drm_tempo_job_times, engine_wait_ns));
+static_assert(offsetof(JobTimes, cu_wait_ns) == offsetof(drm_tempo_job_times, cu_wait_ns));
 
 static_assert(static_cast<int>(AtomicOp::Add) == DRM_TEMPO_ATOMIC_ADD);
 static_assert(static_cast<int>(AtomicOp::Inc) == DRM_TEMPO_ATOMIC_INC);

@@ -28,6 +28,17 @@ enum class Opcode : std::uint8_t {
     Dispatch = 7,
     BatchStart = 8,
     End = 9,
+    WriteJobTimes = 11,
+};
+
+/// What WRITE_JOB_TIMES writes (&struct drm_tempo_job_times): when the job
+/// reached its queue and started (GPU timestamps), and how long other
+/// queues' work kept it from its engine and from the compute units.
+struct JobTimes {
+    std::uint64_t queued{0};
+    std::uint64_t started{0};
+    std::uint64_t engine_wait_ns{0};
+    std::uint64_t cu_wait_ns{0};
 };
 
 /// Operations of the ATOMIC packet (&enum drm_tempo_atomic_op).
@@ -114,6 +125,8 @@ public:
     }
     /// WRITE_TIMESTAMP: the 64-bit GPU timestamp at @dst (8-aligned).
     PacketWriter& write_timestamp(GpuAddress dst);
+    /// WRITE_JOB_TIMES: the job's JobTimes so far at @dst (32-aligned).
+    PacketWriter& write_job_times(GpuAddress dst);
     /// COPY: @size bytes from @src to @dst.
     PacketWriter& copy(GpuAddress dst, GpuAddress src, std::uint32_t size);
     /// FILL: @size bytes (4-aligned) at @dst (4-aligned) with @value.
