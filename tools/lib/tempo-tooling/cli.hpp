@@ -10,7 +10,12 @@
  */
 #pragma once
 
+// CLI11 trips GCC 12's -Wnull-dereference inside libstdc++ (a false positive of
+// its inlined vector<string> relocation), depending on what else a file inlines.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wnull-dereference"
 #include <CLI/CLI.hpp>
+#pragma GCC diagnostic pop
 #include <cstdint>
 #include <exception>
 #include <iostream>
