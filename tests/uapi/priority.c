@@ -342,6 +342,33 @@ TEST_F_TIMEOUT(prio, a_job_reports_the_time_another_queue_kept_it_from_its_engin
 	engine_wait_behind(_metadata, self, self->high, self->low);
 }
 
+/*
+ * A job that preempts the one holding its engine waits only for the
+ * preemption, which the hardware owes it: no engine wait, however long
+ * the preemption took.
+ */
+TEST_F_TIMEOUT(prio, a_job_that_preempts_reports_no_engine_wait, 60)
+{
+	struct tempo_env *e = &self->env;
+	const struct drm_tempo_job_times *t = job_times(e);
+	struct tempo_batch b;
+	int low, high;
+
+	low = submit_spinner(_metadata, self, self->low, T_LOW_START);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
+	tempo_batch_init(&b, &e->cmd, 4096, 64);
+	tempo_pkt_write_job_times(&b, VA(e, TIMES));
+	tempo_pkt_end(&b);
+	high = tempo_submit(_metadata, e->fd, self->high, self->slot, b.va);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(0, tempo_fence_wait(low, 0));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	TH_LOG("preempted in %.3f ms", ((double)t->started - t->queued) / 1e6);
+	ASSERT_LT(t->queued, t->started);
+	ASSERT_EQ(0ull, t->engine_wait_ns);
+}
+
 /* An earlier job of its own queue: the next job of the same context. */
 TEST_F_TIMEOUT(prio, a_job_reports_the_time_an_earlier_job_of_its_queue_held_the_engine, 60)
 {
@@ -609,7 +636,8 @@ static long long cus_get(const char *dir, const char *key)
  * do not show: LOW workgroups on another engine hold every CU, two waves
  * of HOG_GROUP_MS each; a HIGH one-group dispatch still gets a CU kept
  * for it (cu_reserved) within a fraction of a LOW workgroup and completes
- * first. Without the reservation it waits for a LOW workgroup to end.
+ * first, and reports no CU wait. Without the reservation it waits for a
+ * LOW workgroup to end.
  */
 TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_every_cu, 60)
 {
@@ -646,6 +674,7 @@ TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_eve
 	tempo_batch_init(&high, &e->cmd, 4096, 64);
 	tempo_pkt_write_timestamp(&high, VA(e, T_HIGH));
 	tempo_pkt_dispatch(&high, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &spin_ns, 1);
+	tempo_pkt_write_job_times(&high, VA(e, TIMES));
 	tempo_pkt_write_timestamp(&high, VA(e, T_HIGH_END));
 	tempo_pkt_end(&high);
 	highf = tempo_submit(_metadata, e->fd, self->high, self->slot, high.va);
@@ -657,6 +686,8 @@ TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_eve
 	TH_LOG("HIGH 1 ms dispatch took %.2f ms on the GPU, LOW workgroups of %u ms holding all %u CUs",
 	       wait_ns / 1e6, HOG_GROUP_MS, e->dev.num_cus);
 	ASSERT_GT(HOG_GROUP_MS * 1000000ull / 4, wait_ns);
+	/* Taking a reserved CU back is the hardware's debt, not a wait. */
+	ASSERT_EQ(0ull, job_times(e)->cu_wait_ns);
 	tempo_fence_expect(_metadata, lowf, 1, 8 * HOG_GROUP_MS + TEMPO_WAIT_MS);
 }
 

@@ -1018,10 +1018,12 @@ enum drm_tempo_packet {
  * What WRITE_JOB_TIMES writes: the job's times up to that packet, as the
  * hardware saw them. @queued and @started are GPU timestamps; the two
  * waits are nanoseconds. The waits count only time during which the
- * hardware ran other jobs' work instead of this job's, so that a job late
- * because of other work on the GPU can be told from one late because of
- * its host (a submitter or a command processor that did not get a CPU in
- * time), which they leave out.
+ * hardware ran, by right, other jobs' work instead of this job's: work
+ * that the job's priority does not let it preempt. They leave out the
+ * time a preemption in its favour takes, and the time its submitter or
+ * the emulation's threads (a command processor, a compute unit) waited
+ * for a CPU, so that a job late because of other work on the GPU can be
+ * told from one late because of its host.
  */
 struct drm_tempo_job_times {
 	/** @queued: when the job was written into its HQD's ring. */
@@ -1030,14 +1032,17 @@ struct drm_tempo_job_times {
 	__u64 started;
 	/**
 	 * @engine_wait_ns: time the job waited for its engine (queued and
-	 * not started yet, or preempted) while the engine ran other jobs:
-	 * of other HQDs, or ahead of it in its own.
+	 * not started yet, or preempted) while the engine ran other jobs of
+	 * its HQD's priority or above: of other HQDs, or ahead of it in its
+	 * own.
 	 */
 	__u64 engine_wait_ns;
 	/**
 	 * @cu_wait_ns: time its DISPATCHes had workgroups waiting and none
 	 * running while every compute unit they may take ran other
-	 * dispatches' workgroups.
+	 * dispatches' workgroups that they may not take back (a queue of
+	 * the high pipe priority takes the reserved compute units back from
+	 * lower ones).
 	 */
 	__u64 cu_wait_ns;
 };

@@ -343,16 +343,24 @@ static bool allowed(const struct tempo_cu_pool *pool,
 	return pool->busy_low + pool->reserved < pool->num_cus;
 }
 
-/* Whether no CU is left that a dispatch, low-priority or not, may take. */
+/*
+ * Whether a dispatch, low-priority or not, waits for a CU by right: no CU
+ * is left that it may take, and none that it may have back at once. A
+ * high-priority dispatch may have the reserved CUs back from low-priority
+ * workgroups: it waits by right only once high-priority workgroups hold
+ * them.
+ */
 static bool pool_full(const struct tempo_cu_pool *pool, bool low)
 {
-	if (pool->busy >= pool->num_cus)
-		return true;
-	return low && pool->high_queues &&
-	       pool->busy_low + pool->reserved >= pool->num_cus;
+	if (low)
+		return pool->busy >= pool->num_cus ||
+		       (pool->high_queues &&
+			pool->busy_low + pool->reserved >= pool->num_cus);
+	return pool->busy >= pool->num_cus &&
+	       pool->busy - pool->busy_low >= min(pool->reserved, pool->num_cus);
 }
 
-/* A clock that runs only while the pool is full for @low dispatches. */
+/* A clock that runs only while @low dispatches wait for a CU by right. */
 static u64 full_clock(const struct tempo_cu_pool *pool, bool low, u64 now)
 {
 	u64 since = pool->full_since[low];

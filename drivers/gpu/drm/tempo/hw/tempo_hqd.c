@@ -206,21 +206,46 @@ static void note_waiting(struct tempo_engine *engine,
 }
 
 /*
- * The engine's running time at @now: the runs that ended and the one in
- * progress. While a job waits for its engine, every run is another job's.
+ * The engine's running time on jobs of rank @rank and above, the runs that
+ * ended: the jobs that a job of rank @rank waits for by right. Waiting
+ * for a job it outranks is waiting for its preemption, which the
+ * hardware owes it at once.
  */
-static u64 engine_ran(const struct tempo_engine *engine, u64 now)
+static u64 ran_at_or_above(const struct tempo_engine *engine, u32 rank)
 {
+	u64 ns = 0;
+	u32 r;
+
 	lockdep_assert_held(&engine->lock);
-	return engine->ran_ns +
-	       (engine->current_hqd ? now - engine->run_start : 0);
+	for (r = rank; r < TEMPO_HW_NUM_RANKS; r++)
+		ns += engine->ran_ns[r];
+	return ns;
 }
 
-/* A job that waited for its engine since @job->engine_mark gets it. */
+/* @job starts waiting for its engine, in @hqd, at @now. */
+static void start_engine_wait(struct tempo_engine *engine,
+			      struct tempo_hw_hqd *hqd,
+			      struct tempo_hw_job *job, u64 now)
+{
+	const struct tempo_hw_hqd *running = engine->current_hqd;
+
+	job->engine_rank = tempo_hqd_rank(hqd);
+	job->engine_mark = ran_at_or_above(engine, job->engine_rank);
+	if (running && tempo_hqd_rank(running) >= job->engine_rank)
+		job->engine_mark += now - engine->run_start;
+}
+
+/*
+ * @job gets its engine: no run is in progress but its own. A run counted
+ * in the mark whose queue was lowered since is not counted at its end.
+ */
 static void end_engine_wait(struct tempo_engine *engine,
 			    struct tempo_hw_job *job)
 {
-	job->times.engine_wait_ns += engine->ran_ns - job->engine_mark;
+	u64 ran = ran_at_or_above(engine, job->engine_rank);
+
+	if (ran > job->engine_mark)
+		job->times.engine_wait_ns += ran - job->engine_mark;
 }
 
 /* Start, or with @busy NULL end, what tempo_hw_running_ns() reads. */
@@ -318,16 +343,16 @@ void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 	spin_lock_irq(&engine->lock);
 	now = ktime_get_ns();
 	hqd->busy_ns += now - engine->run_start;
-	engine->ran_ns += now - engine->run_start;
+	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->run_start;
+	engine->current_hqd = NULL;
 	job = hqd->save.job;
 	if (job) {
 		/* Preempted, it waits again; ended, it no longer matters. */
-		job->engine_mark = engine->ran_ns;
+		start_engine_wait(engine, hqd, job, now);
 		job->run_ns += run_progress(engine, now);
 		if (job->busy_ns)
 			atomic64_add(now - engine->run_start, job->busy_ns);
 	}
-	engine->current_hqd = NULL;
 	set_run(engine, engine->run_start, NULL);
 	engine->stall_ns = 0;
 	engine->stall_since = 0;
@@ -543,7 +568,7 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	job->cpu_ns = 0;
 	memset(&job->times, 0, sizeof(job->times));
 	job->times.queued = ktime_get_ns();
-	job->engine_mark = engine_ran(hqd->engine, job->times.queued);
+	start_engine_wait(hqd->engine, hqd, job, job->times.queued);
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

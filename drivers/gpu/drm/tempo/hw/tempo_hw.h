@@ -173,9 +173,12 @@ struct tempo_hw_fence {
  *	set by the hardware: when the job was written into its ring
  *	(@times.queued) and fetched (@times.started), and the time it waited
  *	for its engine (@times.engine_wait_ns) and for compute units
- *	(@times.cu_wait_ns) while other jobs ran
- * @engine_mark: its engine's running time when the job started waiting
- *	for it (queued, or preempted), set by the hardware
+ *	(@times.cu_wait_ns) while other jobs it did not outrank ran
+ * @engine_rank: the rank (pipe and queue priority) its queue had when
+ *	the job started waiting for its engine (queued, or preempted), set
+ *	by the hardware
+ * @engine_mark: its engine's running time on jobs of that rank and above
+ *	then, set by the hardware
  */
 struct tempo_hw_job {
 	struct tempo_hw_mmu *mmu;
@@ -195,6 +198,7 @@ struct tempo_hw_job {
 		u64 engine_wait_ns;
 		u64 cu_wait_ns;
 	} times;
+	u32 engine_rank;
 	u64 engine_mark;
 };
 

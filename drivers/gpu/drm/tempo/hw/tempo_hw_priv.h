@@ -21,6 +21,9 @@ struct task_struct;
 
 #define TEMPO_HW_MAX_QUEUES		10
 #define TEMPO_HW_MAX_CUS		64
+/* Values tempo_hqd_rank() takes. */
+#define TEMPO_HW_NUM_RANKS	((TEMPO_HW_PIPE_PRIO_MAX + 1) * \
+				 (TEMPO_HW_QUEUE_PRIO_MAX + 1))
 #define TEMPO_HW_MAX_ARGS		(TEMPO_HW_MAX_PACKET_DW - DRM_TEMPO_DISPATCH_ARGS)
 
 /**
@@ -198,8 +201,9 @@ struct tempo_hw_hqd {
  *	units or for the other members of a gang, which is not the job's
  *	running time
  * @stall_since: start of the stall in progress, or 0
- * @ran_ns: time the engine held jobs, the runs that ended; a job queued
- *	or preempted waits for the engine while this grows
+ * @ran_ns: time the engine held jobs of each rank (tempo_hqd_rank()), the
+ *	runs that ended: a job queued or preempted waits by right for those
+ *	of its rank and above
  */
 struct tempo_engine {
 	struct tempo_hw *hw;
@@ -220,7 +224,7 @@ struct tempo_engine {
 	seqcount_spinlock_t run_seq;
 	u64 stall_ns;
 	u64 stall_since;
-	u64 ran_ns;
+	u64 ran_ns[TEMPO_HW_NUM_RANKS];
 };
 
 /**
@@ -263,8 +267,9 @@ struct tempo_cu {
  * @busy_low: of which for queues below the high pipe priority
  * @high_queues: high-pipe-priority queues that have work
  * @full_ns: the full clocks, indexed by whether a dispatch is low-priority:
- *	time during which no CU was left that such a dispatch may take, the
- *	current stretch not included
+ *	time during which such a dispatch waited for a CU by right (no CU
+ *	left that it may take or have back at once), the current stretch not
+ *	included
  * @full_since: start of the current stretch of each, or 0
  * @next_seq: &tempo_dispatch.seq of the next dispatch
  * @groups_done: workgroups completed, for debugfs
