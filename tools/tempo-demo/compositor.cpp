@@ -122,12 +122,14 @@ public:
         : context_(device, engine, priority),
           eye_(device, eye_bytes),
           frame_(device, eye_bytes),
-          stamps_(device)
+          stamps_(device),
+          times_(device, 4096)
     {
         PacketWriter w;
         w.write_timestamp(stamps_.start())
             .dispatch_copy({.x = eye_groups}, frame_.gpu_address(), eye_.gpu_address(),
                            eye_bytes_per_group)
+            .write_job_times(times_.gpu_address())
             .write_timestamp(stamps_.end())
             .end();
         batch_ = Buffer::with_contents(device, w.dwords());
@@ -143,6 +145,7 @@ public:
         std::vector<std::uint32_t> zero(eye_bytes / 4, 0);
         frame_.write_array<std::uint32_t>(0, zero);
         stamps_.clear();
+        times_.write(0, JobTimes{});
     }
 
     Fence submit() const
@@ -164,6 +167,9 @@ public:
     /// GPU timestamps (nanoseconds) of the batch's first and last packets.
     [[nodiscard]] std::pair<double, double> stamps() const { return stamps_.read_ns(); }
 
+    /// What the hardware reported of the frame's job up to its last packet.
+    [[nodiscard]] JobTimes times() const { return times_.read<JobTimes>(0); }
+
     /// A failed job bans the context: start again with a new one.
     void replace_context() { context_.replace(); }
 
@@ -175,6 +181,7 @@ private:
     Buffer eye_;
     Buffer frame_;
     tooling::StampPair stamps_;
+    Buffer times_;
     std::optional<Buffer> batch_;
 };
 
@@ -207,9 +214,10 @@ void record_frame(const Compositor& compositor, std::uint64_t frame, Clock::time
 {
     const auto [start, end] = compositor.stamps();
     const double submitted_ns = ns_since_epoch(submitted);
+    const double deadline_ns = ns_since_epoch(deadline);
     run.start_us.push_back((start - submitted_ns) / 1000.0);
     // The GPU's own clock agrees: the last packet ran before the deadline.
-    bool missed = late || end > ns_since_epoch(deadline);
+    bool missed = late || end > deadline_ns;
     if (!compositor.check(frame)) {
         run.wrong++;
         missed = true;
@@ -217,6 +225,14 @@ void record_frame(const Compositor& compositor, std::uint64_t frame, Clock::time
     if (!missed)
         return;
     run.missed++;
+    const JobTimes times = compositor.times();
+    const double waited_ns = static_cast<double>(times.engine_wait_ns + times.cu_wait_ns);
+    // Other work on the GPU caused the miss when the batch ended late and
+    // would have ended in time without the waits behind it.
+    if (end > deadline_ns && end - waited_ns <= deadline_ns)
+        run.missed_by_gpu++;
+    run.missed_queued_us.push_back((static_cast<double>(times.queued) - submitted_ns) / 1000.0);
+    run.missed_waited_us.push_back(waited_ns / 1000.0);
     run.missed_start_us.push_back((start - submitted_ns) / 1000.0);
     run.missed_run_us.push_back((end - start) / 1000.0);
     run.missed_wake_us.push_back((ns_since_epoch(done) - end) / 1000.0);
@@ -325,8 +341,9 @@ template <typename Archive, typename Run>
 void transfer(Archive& a, Run& run)
 {
     a.field(run.name).field(run.priority).field(run.frames).field(run.missed);
-    a.field(run.wrong).field(run.failed).field(run.skipped_vblanks);
-    a.field(run.latency_us).field(run.start_us).field(run.missed_start_us);
+    a.field(run.missed_by_gpu).field(run.wrong).field(run.failed).field(run.skipped_vblanks);
+    a.field(run.latency_us).field(run.start_us).field(run.missed_queued_us);
+    a.field(run.missed_waited_us).field(run.missed_start_us);
     a.field(run.missed_run_us).field(run.missed_wake_us);
     a.field(run.jobs).field(run.failed_jobs).field(run.failures);
 }

@@ -44,6 +44,11 @@ struct ProcessRun {
     std::uint64_t frames{0};
     /// Frames whose fence had not signalled by the next vblank, or that failed or were wrong.
     std::uint64_t missed{0};
+    /// Of those, the frames that other work on the GPU made late: their batch ended after
+    /// the vblank and would have ended before it without the time the hardware reported it
+    /// waited for its engine and for CUs while other jobs ran (WRITE_JOB_TIMES).
+    /// The others lost their time on the host: a thread or an emulation thread without a CPU.
+    std::uint64_t missed_by_gpu{0};
     /// Frames whose output differed from what the CPU expected.
     std::uint64_t wrong{0};
     /// Frames whose job failed on the GPU.
@@ -55,7 +60,10 @@ struct ProcessRun {
     /// Submit to the first packet of the frame's batch (microseconds).
     std::vector<double> start_us;
     /// The missed frames that ran, split at the GPU timestamps (microseconds): submit to the
+    /// job reaching its hardware queue, the waits behind other jobs' work, submit to the
     /// first packet, first to last packet, last packet to the fence seen signalled.
+    std::vector<double> missed_queued_us;
+    std::vector<double> missed_waited_us;
     std::vector<double> missed_start_us;
     std::vector<double> missed_run_us;
     std::vector<double> missed_wake_us;

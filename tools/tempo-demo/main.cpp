@@ -91,9 +91,11 @@ constexpr const char* about =
    latencies as data and a gnuplot script that draws it.)";
 
 constexpr const char* footer =
-    R"(Exit status: 0 when the workload is verified and the VR compositor missed
-no deadline with priority ON (or that run was skipped for lack of
-privilege); 1 otherwise; 2 for a usage error.)";
+    R"(Exit status: 0 when the workload is verified and, with priority ON, every
+frame of the VR compositor was right and none missed its deadline because
+of other work on the GPU (misses the host caused are counted and printed,
+not failed; or that run was skipped for lack of privilege); 1 otherwise; 2
+for a usage error.)";
 
 struct DemoOptions {
     std::string device;
@@ -383,10 +385,11 @@ void print_run(const ScenarioRun& run)
 {
     for (const ProcessRun& r : run.processes) {
         const bool game = r.latency_us.empty() && r.jobs;
-        std::printf("%-4s %-18s %-7s %7llu %7s %6s %8s %8s %8s %8s\n", run.name.c_str(),
+        std::printf("%-4s %-18s %-7s %7llu %7s %6s %6s %8s %8s %8s %8s\n", run.name.c_str(),
                     r.name.c_str(), tempo::to_string(r.priority).c_str(),
                     static_cast<unsigned long long>(game ? r.jobs : r.frames),
                     game ? "-" : std::to_string(r.missed).c_str(),
+                    game ? "-" : std::to_string(r.missed_by_gpu).c_str(),
                     game ? "-" : std::to_string(r.wrong).c_str(), latency_ms(r, 50).c_str(),
                     latency_ms(r, 90).c_str(), latency_ms(r, 99).c_str(),
                     latency_ms(r, 100).c_str());
@@ -440,8 +443,8 @@ void print_scenario_header(const tempo::Device& device, const Engines& engines,
     std::printf("  the processes drop CAP_SYS_NICE; with priority ON the game asks for low, the "
                 "VR compositor asks for normal and passes its DRM file to the demo, which raises "
                 "it to high (DRM_IOCTL_TEMPO_SCHED)\n\n");
-    std::printf("%-4s %-18s %-7s %7s %7s %6s %8s %8s %8s %8s\n", "run", "process", "prio", "frames",
-                "missed", "wrong", "p50_ms", "p90_ms", "p99_ms", "max_ms");
+    std::printf("%-4s %-18s %-7s %7s %7s %6s %6s %8s %8s %8s %8s\n", "run", "process", "prio",
+                "frames", "missed", "by_gpu", "wrong", "p50_ms", "p90_ms", "p99_ms", "max_ms");
 }
 
 /// What differs between the two runs.
@@ -559,16 +562,22 @@ std::optional<ScenarioRun> run_priority_on(const tempo::Device& device, const De
 void print_misses(const std::vector<ScenarioRun>& runs)
 {
     std::printf("\n(latency: submit to fence seen signalled; a frame misses when its fence has not "
-                "signalled at the next vblank or its output is wrong; the game's frames are its "
-                "jobs completed)\n");
+                "signalled at the next vblank or its output is wrong; by_gpu: the misses that "
+                "other work on the GPU caused, the batch ending late but in time without the "
+                "waits for its engine and for CUs behind other jobs that the hardware "
+                "reported (WRITE_JOB_TIMES); the others lost their time on the host; the game's "
+                "frames are its jobs completed)\n");
     for (const ScenarioRun& run : runs) {
         std::printf("%s: CPUs %.0f%% busy\n", run.name.c_str(), run.cpu_busy);
         for (const ProcessRun& r : run.processes) {
             if (!r.missed_start_us.empty())
                 std::printf(
                     "%s %s: where the missed frames lost their time (p50 / max, ms): to the "
+                    "hardware queue %.2f / %.2f, waiting behind other jobs %.2f / %.2f, to the "
                     "first packet %.2f / %.2f, batch run %.2f / %.2f, to wake-up %.2f / %.2f\n",
-                    run.name.c_str(), r.name.c_str(), percentile_ms(r.missed_start_us, 50),
+                    run.name.c_str(), r.name.c_str(), percentile_ms(r.missed_queued_us, 50),
+                    percentile_ms(r.missed_queued_us, 100), percentile_ms(r.missed_waited_us, 50),
+                    percentile_ms(r.missed_waited_us, 100), percentile_ms(r.missed_start_us, 50),
                     percentile_ms(r.missed_start_us, 100), percentile_ms(r.missed_run_us, 50),
                     percentile_ms(r.missed_run_us, 100), percentile_ms(r.missed_wake_us, 50),
                     percentile_ms(r.missed_wake_us, 100));
@@ -600,7 +609,8 @@ void write_histogram(const std::vector<ScenarioRun>& runs, const tempo::demo::Ga
     }
 }
 
-/// 0, or 1 when the VR compositor missed a deadline with priority ON.
+/// 0, or 1 when with priority ON other work on the GPU made the VR
+/// compositor miss a deadline, or a frame of it was wrong or failed.
 int scenario_verdict(const std::vector<ScenarioRun>& runs)
 {
     if (runs.size() < 2) {
@@ -608,17 +618,23 @@ int scenario_verdict(const std::vector<ScenarioRun>& runs)
         return 0;
     }
     const ProcessRun& vr = runs[1].processes.back();
-    if (vr.missed) {
-        std::printf("priority ON: FAILED: the VR compositor missed %llu of %llu deadlines (%llu "
-                    "with wrong output)\n",
-                    static_cast<unsigned long long>(vr.missed),
-                    static_cast<unsigned long long>(vr.frames),
-                    static_cast<unsigned long long>(vr.wrong));
+    const auto count = [](std::uint64_t n) { return static_cast<unsigned long long>(n); };
+    if (vr.missed_by_gpu || vr.wrong || vr.failed) {
+        std::printf("priority ON: FAILED: the VR compositor missed %llu of %llu deadlines, %llu "
+                    "of them behind other work on the GPU (%llu with wrong output, %llu failed)\n",
+                    count(vr.missed), count(vr.frames), count(vr.missed_by_gpu), count(vr.wrong),
+                    count(vr.failed));
         return 1;
+    }
+    if (vr.missed) {
+        std::printf("priority ON: the VR compositor missed %llu of %llu deadlines, none behind "
+                    "other work on the GPU: the host took the time (a busy or shared machine)\n",
+                    count(vr.missed), count(vr.frames));
+        return 0;
     }
     std::printf("priority ON: the VR compositor met every one of its %llu deadlines with the "
                 "right output\n",
-                static_cast<unsigned long long>(vr.frames));
+                count(vr.frames));
     return 0;
 }
 
@@ -633,7 +649,7 @@ std::optional<Engines> scenario_engines(const tempo::Device& device)
     return Engines{.vr = vr->engine, .system = system.engine};
 }
 
-/// The scenario; returns 0, or 1 when the VR compositor missed a deadline with priority ON.
+/// The scenario; returns scenario_verdict().
 int run_scenario(const tempo::Device& device, const DemoOptions& options)
 {
     const auto engines = scenario_engines(device);
