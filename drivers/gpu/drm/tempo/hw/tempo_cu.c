@@ -721,8 +721,9 @@ bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
  * @held_ns: out: wall time during which one of its workgroups at least
  *	held a CU, the stretch in progress included
  * @cpu_ns: out: CPU time its workgroups' threads spent on it
- * @wait_ns: out: time it had workgroups queued and none running while no
- *	CU was left that it may take, the wait in progress included
+ * @wait_ns: out: time it had workgroups queued and none running while it
+ *	waited for a CU by right (no CU left that it may take or have back
+ *	at once), the wait in progress included
  *
  * Context: process.
  */
