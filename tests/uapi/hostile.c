@@ -17,7 +17,8 @@
  *   jobs returns within the documented bound;
  * - the host: a CPU-bound bystander keeps half its throughput while the
  *   unprivileged user saturates every engine, and while it also flips a
- *   context's priority without pause;
+ *   context's priority without pause; meanwhile no compute unit's thread
+ *   leaves its CPU priority for the higher one of privileged work;
  * - privilege: DRM master of the card node grants nothing on a device
  *   without a display, and with master_priority=1 grants what
  *   CAP_SYS_NICE does, only while it is master; dumb buffers have the same size cap; a DISPATCH
@@ -1369,6 +1370,54 @@ TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
 TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_priority_flips, 300)
 {
 	bystander_beside(_metadata, self->timeout_ms, true);
+}
+
+/*
+ * A compute unit runs a workgroup of a queue of the high pipe priority at
+ * the command processors' CPU priority (hw_nice), which only privileged
+ * priorities reach: the saturating user, flipping its context between LOW
+ * and NORMAL, leaves every CU thread at the CUs' own level all the while.
+ */
+TEST_F_TIMEOUT(guilt, a_saturating_user_leaves_the_cus_at_their_cpu_priority, 120)
+{
+	long long cp_nice = tempo_module_param("hw_nice");
+	int cu_nice = cp_nice + 9 < 19 ? cp_nice + 9 : 19;
+	int pids[64], n, status, readings = 0, raised = 0;
+	struct unpriv u;
+	uint64_t end;
+	pid_t pid;
+
+	if (!unpriv_lookup(&u))
+		SKIP(return, "needs root and an unprivileged user");
+	if (cp_nice < -20 || cp_nice >= cu_nice)
+		SKIP(return, "needs hw_nice below 19");
+	n = tempo_threads("tempo-cu", -1, pids, 64);
+	ASSERT_LT(0, n);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		saturate(&u, tempo_now_ns() + 2500 * 1000000ull, true);
+	tempo_sleep_ms(300);
+	end = tempo_now_ns() + 1500 * 1000000ull;
+	while (tempo_now_ns() < end) {
+		for (int c = 0; c < n; c++) {
+			int nice = tempo_thread_nice(pids[c]);
+
+			ASSERT_NE(INT_MIN, nice);
+			raised += nice != cu_nice;
+		}
+		readings++;
+		tempo_sleep_ms(5);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* Its loops run on until the job timeout stops them. */
+	tempo_sleep_ms(self->timeout_ms + 500);
+	TH_LOG("%d readings of %d CU threads: %d not at nice %d", readings, n,
+	       raised, cu_nice);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_LT(10, readings);
+	ASSERT_EQ(0, raised);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -752,52 +752,6 @@ TEST_F_TIMEOUT(prio, a_dispatch_reports_the_time_other_workgroups_held_every_cu,
 #define MAX_CU_THREADS	64
 
 /*
- * Reads the comm and the nice level (the 19th field) of task @pid from
- * /proc/<pid>/stat; false when it cannot.
- */
-static bool task_comm_nice(int pid, char comm[64], int *nice)
-{
-	FILE *f = tempo_fopen("re", "/proc/%d/stat", pid);
-	char line[512];
-	const char *p;
-	int field;
-
-	if (!f)
-		return false;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	if (!p || sscanf(line, "%*d (%63[^)])", comm) != 1)
-		return false;
-	/* Fields are counted from 3 on after the last ')'. */
-	p = strrchr(line, ')');
-	for (field = 2; p && field < 19; field++)
-		p = strchr(p + 1, ' ');
-	return p && sscanf(p, "%d", nice) == 1;
-}
-
-/* Finds the pids of the compute units' threads (tempo-cu<N>). */
-static int cu_threads(int pids[MAX_CU_THREADS])
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && n < MAX_CU_THREADS) {
-		int pid = atoi(de->d_name), nice;
-		char comm[64];
-
-		if (pid > 0 && task_comm_nice(pid, comm, &nice) &&
-		    !strncmp(comm, "tempo-cu", 8) &&
-		    isdigit((unsigned char)comm[8]))
-			pids[n++] = pid;
-	}
-	closedir(d);
-	return n;
-}
-
-/*
  * Polls the @n CU threads for up to a second until @want_hi of them run at
  * nice @hi and @want_lo at nice @lo, in one reading of all @n.
  */
@@ -810,10 +764,8 @@ static bool cus_reach_nice(struct __test_metadata *_metadata,
 	for (int i = 0; i < 1000; i++) {
 		at_hi = at_lo = 0;
 		for (int c = 0; c < n; c++) {
-			char comm[64];
-			int nice = INT_MIN;
+			int nice = tempo_thread_nice(pids[c]);
 
-			task_comm_nice(pids[c], comm, &nice);
 			at_hi += nice == hi;
 			at_lo += nice == lo;
 		}
@@ -854,7 +806,7 @@ TEST_F_TIMEOUT(prio, a_cu_runs_a_high_workgroup_at_the_command_processors_cpu_pr
 		SKIP(return, "needs hw_nice below 19 and a second compute engine");
 	if (e->dev.job_timeout_ms < 2 * (HOG_GROUP_MS + HIGH_GROUP_MS))
 		SKIP(return, "job timeout too short for the workgroups");
-	ASSERT_EQ(num_cus, cu_threads(pids));
+	ASSERT_EQ(num_cus, tempo_threads("tempo-cu", -1, pids, MAX_CU_THREADS));
 	ASSERT_TRUE(cus_reach_nice(_metadata, pids, num_cus, cp_nice, 0,
 				   cu_nice, num_cus));
 

@@ -268,30 +268,6 @@ FIXTURE_TEARDOWN(in_place)
 	tempo_env_fini(&self->env);
 }
 
-/* The pid of the command processor thread of engine @engine, or -1. */
-static int cp_pid(int engine)
-{
-	char want[32], comm[32];
-	struct dirent *d;
-	int pid = -1;
-	DIR *proc;
-	FILE *f;
-
-	snprintf(want, sizeof(want), "tempo-cp%d\n", engine);
-	proc = opendir("/proc");
-	while (proc && pid < 0 && (d = readdir(proc))) {
-		f = tempo_fopen("re", "/proc/%s/comm", d->d_name);
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
-			pid = atoi(d->d_name);
-		fclose(f);
-	}
-	if (proc)
-		closedir(proc);
-	return pid;
-}
-
 /* How often thread @pid went to sleep (voluntary context switches), or -1. */
 static long long cp_sleeps(int pid)
 {
@@ -355,8 +331,7 @@ TEST_F(in_place, idle_jobs_run_without_waking_the_command_processor)
 	int pid;
 
 	ASSERT_LE(0, self->slot);
-	pid = cp_pid(self->slot);
-	ASSERT_LT(0, pid);
+	ASSERT_EQ(1, tempo_threads("tempo-cp", self->slot, &pid, 1));
 	ASSERT_LE(0, cp_sleeps(pid));
 	ASSERT_TRUE(tempo_set_module_param("run_in_place", "0"));
 	woken = run_counting_sleeps(_metadata, &self->env, self->slot, pid, n);

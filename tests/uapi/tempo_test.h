@@ -223,6 +223,64 @@ static inline bool tempo_set_module_param(const char *name, const char *value)
 }
 
 /*
+ * The emulation's threads named @prefix and a number (only @number when it
+ * is not negative), such as "tempo-cp" for the command processors and
+ * "tempo-cu" for the compute units: stores at most @max pids in @pids and
+ * returns how many it found.
+ */
+static inline int tempo_threads(const char *prefix, int number, int *pids,
+				int max)
+{
+	size_t len = strlen(prefix);
+	DIR *proc = opendir("/proc");
+	struct dirent *d;
+	int found = 0;
+
+	while (proc && found < max && (d = readdir(proc))) {
+		FILE *f = tempo_fopen("re", "/proc/%s/comm", d->d_name);
+		char comm[32], *end;
+		long n;
+
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, prefix, len) &&
+		    isdigit((unsigned char)comm[len])) {
+			n = strtol(comm + len, &end, 10);
+			if (!strcmp(end, "\n") && (number < 0 || n == number))
+				pids[found++] = atoi(d->d_name);
+		}
+		fclose(f);
+	}
+	if (proc)
+		closedir(proc);
+	return found;
+}
+
+/*
+ * The nice level of thread @pid, the 19th field of /proc/<pid>/stat (the
+ * fields after the name, which may hold spaces, counted from 3), or
+ * INT_MIN when it cannot be read.
+ */
+static inline int tempo_thread_nice(int pid)
+{
+	FILE *f = tempo_fopen("re", "/proc/%d/stat", pid);
+	int field, nice = INT_MIN;
+	char line[512];
+	const char *p;
+
+	if (!f)
+		return INT_MIN;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	for (field = 2; p && field < 19; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, "%d", &nice) != 1)
+		return INT_MIN;
+	return nice;
+}
+
+/*
  * The debugfs directory of the tempo device (root only), or "" when none
  * is found.
  */
