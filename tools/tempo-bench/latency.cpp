@@ -16,7 +16,10 @@
  *   WRITE_TIMESTAMP, END]: a compute unit as well, so the CU sequencer's
  *   policy shows.
  * The two GPU timestamps split each round trip into: submit ioctl entered
- * to first packet, batch run, last packet to the waiting thread back.
+ * to first packet, batch run, last packet to the waiting thread back; the
+ * job's times, which a WRITE_JOB_TIMES after the last timestamp writes,
+ * split the first part: the CPU path to the job's HQD ring, and the waits
+ * behind other jobs that the hardware counts against the probe's priority.
  * A third probe, "floor", submits nothing: it pays what the host charges
  * for the same path without tempo (a null ioctl and the wake-ups a job
  * costs, see WakeChain), idle and under the same load, so that the part of
@@ -86,6 +89,7 @@ public:
           context_(device, engine, priority),
           target_(device, probe_bytes),
           stamps_(device),
+          times_(device, 4096),
           nop_(batch(ProbeKind::Nop)),
           dispatch_(batch(ProbeKind::Dispatch)),
           timeout_(tooling::hang_timeout(device))
@@ -115,6 +119,9 @@ public:
         Sample sample{.total = elapsed_ns(t0, t1),
                       .submit = elapsed_ns(t0, t_submitted),
                       .to_start = 0,
+                      .to_queue = 0,
+                      .in_queue = 0,
+                      .waited = 0,
                       .run = 0,
                       .to_wake = 0,
                       .error = 0};
@@ -136,7 +143,7 @@ private:
             w.dispatch_fill({}, target_.gpu_address(), probe_value, probe_bytes);
         else
             w.nop();
-        w.write_timestamp(stamps_.end()).end();
+        w.write_timestamp(stamps_.end()).write_job_times(times_.gpu_address()).end();
         return Buffer::with_contents(device_, w.dwords());
     }
 
@@ -147,6 +154,7 @@ private:
             target_.write<std::uint32_t>(probe_bytes - 4, 0);
         }
         stamps_.clear();
+        times_.write(0, JobTimes{});
     }
 
     /// Checks the probe's output and splits @sample at its GPU timestamps.
@@ -157,7 +165,11 @@ private:
              target_.read<std::uint32_t>(probe_bytes - 4) != probe_value))
             throw std::runtime_error("the dispatch probe did not write its buffer");
         const auto [start, end] = stamps_.read_ns();
+        const auto times = times_.read<JobTimes>(0);
         sample.to_start = start - tooling::ns_since_epoch(t0);
+        sample.to_queue = static_cast<double>(times.queued) - tooling::ns_since_epoch(t0);
+        sample.in_queue = start - static_cast<double>(times.queued);
+        sample.waited = static_cast<double>(times.engine_wait_ns + times.cu_wait_ns);
         sample.run = end - start;
         sample.to_wake = tooling::ns_since_epoch(t1) - end;
     }
@@ -166,6 +178,7 @@ private:
     tooling::EngineContext context_;
     Buffer target_;
     tooling::StampPair stamps_;
+    Buffer times_;
     const Buffer nop_;
     const Buffer dispatch_;
     std::chrono::nanoseconds timeout_;
@@ -215,6 +228,9 @@ public:
         return {.total = elapsed_ns(t0, t1),
                 .submit = elapsed_ns(t0, t_ioctl),
                 .to_start = ran - start,
+                .to_queue = elapsed_ns(t0, t_ioctl),
+                .in_queue = ran - tooling::ns_since_epoch(t_ioctl),
+                .waited = 0,
                 .run = 0,
                 .to_wake = tooling::ns_since_epoch(t1) - ran,
                 .error = 0};

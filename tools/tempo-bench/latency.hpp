@@ -55,6 +55,15 @@ struct Sample {
     double submit{0};
     /// Submit ioctl entered to the first packet (scheduler, ring, arbitration, preemption).
     double to_start{0};
+    /// Of which: submit ioctl entered to the job written into its HQD's ring (the CPU path:
+    /// the ioctl, drm_sched's work item, run_job), as WRITE_JOB_TIMES reports it.
+    double to_queue{0};
+    /// And: the job in its HQD's ring to its first packet (the command processor's wake-up,
+    /// arbitration, preemption of the job running, waits behind other jobs).
+    double in_queue{0};
+    /// The waits for the engine and for CUs behind other jobs that the hardware reported
+    /// (WRITE_JOB_TIMES): what the probe's priority owed to other work.
+    double waited{0};
     /// First to last packet of the batch (the NOP, or the DISPATCH waiting for and using a CU).
     double run{0};
     /// Last packet to the waiting thread back from poll() (fence signal and wake-up).

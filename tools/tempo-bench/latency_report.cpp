@@ -54,9 +54,9 @@ double idle_tail(const std::vector<Case>& cases)
 
 /// The parts of a round trip, as the tables and the JSON name them.
 constexpr std::pair<const char*, double Sample::*> parts[] = {
-    {"submit_ioctl", &Sample::submit},
-    {"to_first_packet", &Sample::to_start},
-    {"batch_run", &Sample::run},
+    {"submit_ioctl", &Sample::submit},      {"to_first_packet", &Sample::to_start},
+    {"to_hw_queue", &Sample::to_queue},     {"in_hw_queue", &Sample::in_queue},
+    {"waits_behind_jobs", &Sample::waited}, {"batch_run", &Sample::run},
     {"to_wake_up", &Sample::to_wake},
 };
 
@@ -103,9 +103,13 @@ void print_cases(const std::vector<Case>& cases)
 
 void print_parts(const std::vector<Case>& cases)
 {
-    std::printf("\nwhere the time goes, p50 / p99 in us:\n");
-    std::printf("%-42s %-8s %-6s %15s %17s %17s %17s\n", "case", "probe", "prio", "submit ioctl",
-                "to first packet", "batch run", "to wake-up");
+    std::printf("\nwhere the time goes, p50 / p99 in us (to HW queue: submit to the job in its "
+                "HQD's ring; in HW queue: from there to the first packet; waits: behind other "
+                "jobs, by right of their priority, within \"in HW queue\" but for the waits for "
+                "CUs, in the batch run):\n");
+    std::printf("%-42s %-8s %-6s %15s %17s %17s %17s %17s %17s %17s\n", "case", "probe", "prio",
+                "submit ioctl", "to first packet", "(to HW queue)", "(in HW queue)", "(waits)",
+                "batch run", "to wake-up");
     for (const Case& c : cases) {
         std::printf("%-42s %-8s %-6s", c.label.c_str(), to_cstr(c.kind),
                     to_string(c.priority).c_str());
