@@ -632,6 +632,33 @@ static long long cus_get(const char *dir, const char *key)
 #define HOG_GROUP_MS	150u
 
 /*
+ * A LOW job on @slot whose SPIN workgroups, two waves of HOG_GROUP_MS,
+ * hold every CU: returns its fence once it wrote its start time at
+ * T_LOW_START and the debugfs cus file of @dir shows every CU busy.
+ */
+static int hog_every_cu(struct __test_metadata *_metadata,
+			FIXTURE_DATA(prio) *self, int slot, const char *dir)
+{
+	struct tempo_env *e = &self->env;
+	uint32_t hog_ns = HOG_GROUP_MS * 1000000u;
+	struct tempo_batch b;
+	int f;
+
+	tempo_batch_init(&b, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&b, VA(e, T_LOW_START));
+	tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_SPIN, 2 * e->dev.num_cus, 1, 1,
+			   &hog_ns, 1);
+	tempo_pkt_end(&b);
+	f = tempo_submit(_metadata, e->fd, self->low, slot, b.va);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
+	for (int i = 0; cus_get(dir, "busy") < e->dev.num_cus; i++) {
+		ASSERT_GT(2000, i);
+		tempo_sleep_ms(1);
+	}
+	return f;
+}
+
+/*
  * The RFC's point that priority must reach the compute units, which NOPs
  * do not show: LOW workgroups on another engine hold every CU, two waves
  * of HOG_GROUP_MS each; a HIGH one-group dispatch still gets a CU kept
@@ -642,11 +669,10 @@ static long long cus_get(const char *dir, const char *key)
 TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_every_cu, 60)
 {
 	struct tempo_env *e = &self->env;
-	uint32_t groups = 2 * e->dev.num_cus, hog_ns = HOG_GROUP_MS * 1000000u;
-	uint32_t spin_ns = 1000000;
+	uint32_t groups = 2 * e->dev.num_cus, spin_ns = 1000000;
 	int low_slot = tempo_default_slot(e->engines,
 					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
-	struct tempo_batch low, high;
+	struct tempo_batch high;
 	uint64_t wait_ns;
 	int lowf, highf;
 	char dir[256];
@@ -658,18 +684,7 @@ TEST_F_TIMEOUT(prio, a_high_dispatch_gets_a_reserved_cu_while_low_work_holds_eve
 		SKIP(return, "needs debugfs and a second compute engine");
 	if (e->dev.job_timeout_ms < 8 * HOG_GROUP_MS)
 		SKIP(return, "job timeout too short for the LOW workgroups");
-	*tempo_u64(&e->data, STARTED) = 0;
-	tempo_batch_init(&low, &e->cmd, 0, 64);
-	tempo_pkt_write32(&low, VA(e, STARTED), 1);
-	tempo_pkt_dispatch(&low, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &hog_ns,
-			   1);
-	tempo_pkt_end(&low);
-	lowf = tempo_submit(_metadata, e->fd, self->low, low_slot, low.va);
-	tempo_wait_nonzero(_metadata, &e->data, STARTED);
-	for (int i = 0; cus_get(dir, "busy") < e->dev.num_cus; i++) {
-		ASSERT_GT(2000, i);
-		tempo_sleep_ms(1);
-	}
+	lowf = hog_every_cu(_metadata, self, low_slot, dir);
 
 	tempo_batch_init(&high, &e->cmd, 4096, 64);
 	tempo_pkt_write_timestamp(&high, VA(e, T_HIGH));
@@ -706,7 +721,7 @@ TEST_F_TIMEOUT(prio, a_dispatch_reports_the_time_other_workgroups_held_every_cu,
 	int low_slot = tempo_default_slot(e->engines,
 					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
 	uint64_t freed, before, after;
-	struct tempo_batch low, b;
+	struct tempo_batch b;
 	int lowf, f;
 	char dir[256];
 
@@ -715,17 +730,7 @@ TEST_F_TIMEOUT(prio, a_dispatch_reports_the_time_other_workgroups_held_every_cu,
 		SKIP(return, "needs debugfs and a second compute engine");
 	if (e->dev.job_timeout_ms < 8 * HOG_GROUP_MS)
 		SKIP(return, "job timeout too short for the LOW workgroups");
-	tempo_batch_init(&low, &e->cmd, 0, 64);
-	tempo_pkt_write_timestamp(&low, VA(e, T_LOW_START));
-	tempo_pkt_dispatch(&low, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &hog_ns,
-			   1);
-	tempo_pkt_end(&low);
-	lowf = tempo_submit(_metadata, e->fd, self->low, low_slot, low.va);
-	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
-	for (int i = 0; cus_get(dir, "busy") < e->dev.num_cus; i++) {
-		ASSERT_GT(2000, i);
-		tempo_sleep_ms(1);
-	}
+	lowf = hog_every_cu(_metadata, self, low_slot, dir);
 
 	tempo_batch_init(&b, &e->cmd, 4096, 64);
 	tempo_pkt_write_timestamp(&b, VA(e, T_HIGH));
