@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -85,6 +87,34 @@ std::vector<double> measure(const Options& options, Step&& step)
         const double ns = step(i);
         if (i >= options.warmup)
             samples.push_back(ns);
+    }
+    return samples;
+}
+
+/// measure() for several steps side by side: each runs @turn iterations in
+/// turn, so that all meet the same host and their ratios hold when it
+/// changes during the run. Step k is called with its own index i, from 0
+/// to warm-up + iterations, as by measure().
+template <typename... Steps>
+std::array<std::vector<double>, sizeof...(Steps)>
+measure_in_turns(const Options& options, std::uint64_t turn, Steps&&... steps)
+{
+    std::array<std::vector<double>, sizeof...(Steps)> samples;
+    const std::uint64_t total = options.warmup + options.iterations;
+    for (auto& s : samples)
+        s.reserve(options.iterations);
+    for (std::uint64_t done = 0; done < total; done += turn) {
+        const std::uint64_t end = std::min(total, done + turn);
+        std::size_t k = 0;
+        const auto run_turn = [&](auto& step) {
+            for (std::uint64_t i = done; i < end; i++) {
+                const double ns = step(i);
+                if (i >= options.warmup)
+                    samples[k].push_back(ns);
+            }
+            k++;
+        };
+        (run_turn(steps), ...);
     }
     return samples;
 }

@@ -11,7 +11,8 @@
  * - submit only: the time of DRM_IOCTL_TEMPO_EXEC alone (bursts of
  *   submissions, one wait per burst, outside the timing), each signalling
  *   a timeline point; and the same without out-syncs (only the last of a
- *   burst signals), as a bare drm_sched driver's submit;
+ *   burst signals), as a bare drm_sched driver's submit; the null ioctl
+ *   and the two take turns of a burst each;
  * - NOP round trip: submit a batch [NOP, END] and wait until its timeline
  *   point signals (syncobj wait), or its sync_file (poll);
  * - submit only, waiting for a timeline point: an exec whose only sync is
@@ -22,11 +23,14 @@
  * - the floor: the same round trip with the module parameter floor set,
  *   which makes run_job end every job at once, as a bare drm_sched driver
  *   would: what remains is tempo's exec ioctl, drm_sched and the wait, and
- *   the ratio to it is the emulated hardware's share. Measured only where
- *   the parameter can be written (root), and set back afterwards.
+ *   the ratio to it is the emulated hardware's share; and the round trip
+ *   with run_in_place set. The three round trips take turns of 100
+ *   iterations. The floor and running in place are measured only where
+ *   the parameters can be written (root), and set back afterwards.
  */
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -99,15 +103,6 @@ public:
                             {{"submit_burst", burst_}, {"deep_points", deep_points_}});
     }
 
-    [[nodiscard]] Row null_ioctl() const
-    {
-        return row("null_ioctl", "null ioctl (DRM_IOCTL_VERSION)", [&](std::uint64_t) {
-            const auto t0 = Clock::now();
-            bench::null_ioctl(device_);
-            return elapsed_ns(t0, Clock::now());
-        });
-    }
-
     [[nodiscard]] Row syncobj() const
     {
         Syncobj binary(device_);
@@ -120,50 +115,74 @@ public:
         });
     }
 
-    /// Submissions that each signal a timeline point: with @round_trip each
-    /// waits for its point, else one wait per burst, outside the timing.
-    [[nodiscard]] Row timeline(std::string key, std::string label, bool round_trip) const
+private:
+    [[nodiscard]] bool ends_burst(std::uint64_t i) const
     {
-        Timeline timeline(device_);
-        std::array<SyncPoint, 1> signal{};
-        Submission submission = nop();
-        submission.signal = signal;
-        const std::uint64_t total = options_.warmup + options_.iterations;
-        return row(std::move(key), std::move(label), [&](std::uint64_t i) {
+        return (i + 1) % burst_ == 0 || i + 1 == options_.warmup + options_.iterations;
+    }
+
+    /// A step of "submit only": @submission signals the next point of
+    /// @timeline through @signal; the burst's last waits for it, untimed.
+    [[nodiscard]] auto submit_step(Timeline& timeline, std::array<SyncPoint, 1>& signal,
+                                   const Submission& submission) const
+    {
+        return [this, &timeline, &signal, &submission](std::uint64_t i) {
             signal[0] = timeline.next();
             const auto t0 = Clock::now();
             context_.submit(submission);
-            if (round_trip)
-                wait_last(timeline, timeout_);
             const auto t1 = Clock::now();
-            if (!round_trip && ((i + 1) % burst_ == 0 || i + 1 == total))
+            if (ends_burst(i))
                 wait_last(timeline, timeout_);
             return elapsed_ns(t0, t1);
-        });
+        };
     }
 
-    /// Submissions without out-syncs but the last of each burst, whose
-    /// point the burst waits for, outside the timing: a slot's jobs end in
-    /// order.
-    [[nodiscard]] Row bare_submit() const
+    /// A step of "submit only, no out-sync": only the burst's last
+    /// submission signals a point of @timeline through @signal, and the
+    /// burst waits for it, untimed (a slot's jobs end in order).
+    [[nodiscard]] auto bare_submit_step(Timeline& timeline, std::array<SyncPoint, 1>& signal) const
     {
-        Timeline timeline(device_);
-        std::array<SyncPoint, 1> signal{};
-        const Submission bare = nop();
-        Submission last = nop();
-        last.signal = signal;
-        const std::uint64_t total = options_.warmup + options_.iterations;
-        return row("submit_only_bare", "submit only, no out-sync", [&](std::uint64_t i) {
-            const bool ends_burst = (i + 1) % burst_ == 0 || i + 1 == total;
-            if (ends_burst)
+        return [this, &timeline, &signal](std::uint64_t i) {
+            Submission submission = nop();
+            if (ends_burst(i)) {
                 signal[0] = timeline.next();
+                submission.signal = signal;
+            }
             const auto t0 = Clock::now();
-            context_.submit(ends_burst ? last : bare);
+            context_.submit(submission);
             const auto t1 = Clock::now();
-            if (ends_burst)
+            if (ends_burst(i))
                 wait_last(timeline, timeout_);
             return elapsed_ns(t0, t1);
-        });
+        };
+    }
+
+public:
+    /// The null ioctl, submissions that each signal a timeline point and
+    /// submissions without out-syncs, side by side in turns of a burst.
+    [[nodiscard]] std::vector<Row> submit_costs() const
+    {
+        Timeline timeline(device_);
+        Timeline bare_timeline(device_);
+        std::array<SyncPoint, 1> signal{};
+        std::array<SyncPoint, 1> bare_signal{};
+        Submission submission = nop();
+        submission.signal = signal;
+        auto samples = measure_in_turns(
+            options_, burst_,
+            [&](std::uint64_t) {
+                const auto t0 = Clock::now();
+                bench::null_ioctl(device_);
+                return elapsed_ns(t0, Clock::now());
+            },
+            submit_step(timeline, signal, submission),
+            bare_submit_step(bare_timeline, bare_signal));
+        return {
+            {"null_ioctl", "null ioctl (DRM_IOCTL_VERSION)", summarize_us(std::move(samples[0]))},
+            {"submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)",
+             summarize_us(std::move(samples[1]))},
+            {"submit_only_bare", "submit only, no out-sync", summarize_us(std::move(samples[2]))},
+        };
     }
 
     /// Submissions whose only sync is the newest point of a timeline 1
@@ -226,7 +245,55 @@ public:
     [[nodiscard]] Row private_submit() const
     {
         const Buffer private_buffer(device_, 4096, {.cpu_map = false, .vm_private = true});
-        return timeline("submit_only_private", "submit only, with a private buffer", false);
+        Timeline timeline(device_);
+        std::array<SyncPoint, 1> signal{};
+        Submission submission = nop();
+        submission.signal = signal;
+        return row("submit_only_private", "submit only, with a private buffer",
+                   submit_step(timeline, signal, submission));
+    }
+
+    /// The NOP round trip by the command processor's thread, with the floor
+    /// and running in place, side by side in turns of kTurn iterations.
+    /// Where the switches cannot be written (not root), only the module's
+    /// own setting is measured.
+    [[nodiscard]] std::vector<Row> round_trips() const
+    {
+        static constexpr std::uint64_t kTurn = 100;
+        Timeline timeline(device_);
+        std::array<SyncPoint, 1> signal{};
+        Submission submission = nop();
+        submission.signal = signal;
+        const auto round_trip = [&] {
+            signal[0] = timeline.next();
+            const auto t0 = Clock::now();
+            context_.submit(submission);
+            wait_last(timeline, timeout_);
+            return elapsed_ns(t0, Clock::now());
+        };
+        const auto floor = tooling::ModuleSwitch::enter("floor", false);
+        const auto in_place = tooling::ModuleSwitch::enter("run_in_place", false);
+        if (!floor || !in_place)
+            return {row("round_trip", "NOP round trip (syncobj wait)",
+                        [&](std::uint64_t) { return round_trip(); })};
+        const auto way = [&](bool floor_on, bool in_place_on) {
+            return [&, floor_on, in_place_on](std::uint64_t i) {
+                if (i % kTurn == 0) {
+                    tooling::set_module_param("floor", floor_on ? "1" : "0");
+                    tooling::set_module_param("run_in_place", in_place_on ? "1" : "0");
+                }
+                return round_trip();
+            };
+        };
+        auto samples = measure_in_turns(options_, kTurn, way(false, false), way(true, false),
+                                        way(false, true));
+        return {
+            {"round_trip", "NOP round trip (syncobj wait)", summarize_us(std::move(samples[0]))},
+            {"floor_round_trip", "floor: NOP round trip (syncobj wait)",
+             summarize_us(std::move(samples[1]))},
+            {"in_place_round_trip", "run in place: NOP round trip (syncobj wait)",
+             summarize_us(std::move(samples[2]))},
+        };
     }
 
     [[nodiscard]] Row sync_file() const
@@ -317,24 +384,14 @@ int run_nop(const Options& options)
     {
         // The command processor's thread runs every job (where root can say so).
         const auto thread = tooling::ModuleSwitch::enter("run_in_place", false);
-        report.rows = {
-            bench.null_ioctl(),
-            bench.syncobj(),
-            bench.timeline("submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)", false),
-            bench.private_submit(),
-            bench.bare_submit(),
-            bench.timeline_wait("submit_wait_shallow", false),
-            bench.timeline_wait("submit_wait_deep", true),
-            bench.timeline("round_trip", "NOP round trip (syncobj wait)", true),
-            bench.sync_file(),
-        };
+        report.rows = bench.submit_costs();
+        report.rows.push_back(bench.syncobj());
+        report.rows.push_back(bench.private_submit());
+        report.rows.push_back(bench.timeline_wait("submit_wait_shallow", false));
+        report.rows.push_back(bench.timeline_wait("submit_wait_deep", true));
+        report.rows.push_back(bench.sync_file());
     }
-    if (auto floor = tooling::ModuleSwitch::enter("floor", true))
-        report.rows.push_back(
-            bench.timeline("floor_round_trip", "floor: NOP round trip (syncobj wait)", true));
-    if (auto in_place = tooling::ModuleSwitch::enter("run_in_place", true))
-        report.rows.push_back(bench.timeline("in_place_round_trip",
-                                             "run in place: NOP round trip (syncobj wait)", true));
+    std::ranges::move(bench.round_trips(), std::back_inserter(report.rows));
     report.ratios = nop_ratios(report.rows);
     print(report, options.json);
     return 0;

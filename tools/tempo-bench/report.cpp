@@ -100,7 +100,7 @@ void print_table(const Report& report)
     if (!report.ratios.empty()) {
         std::printf("\n%-40s %10s %10s\n", "ratio", "mean", "p50");
         for (const Ratio& r : report.ratios)
-            std::printf("%-40s %9.1fx %9.1fx\n", r.label.c_str(), r.mean, r.p50);
+            std::printf("%-40s %9.2fx %9.2fx\n", r.label.c_str(), r.mean, r.p50);
     }
 }
 
