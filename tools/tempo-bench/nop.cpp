@@ -60,6 +60,31 @@ Buffer nop_batch(const Device& device)
     return Buffer::with_contents(device, writer.dwords());
 }
 
+/// A [NOP, END] submission that signals the next point of its own timeline
+/// each time: the submission keeps a view of the point, so it stays put.
+class SignallingNop {
+public:
+    SignallingNop(const Device& device, const Context& context, GpuAddress batch)
+        : context_(context),
+          timeline_(device),
+          submission_{.slot = Slot{0}, .batch = batch, .signal = signal_}
+    {}
+    SignallingNop(const SignallingNop&) = delete;
+    SignallingNop& operator=(const SignallingNop&) = delete;
+
+    /// Hands out the next point; submit() signals it.
+    void next() { signal_[0] = timeline_.next(); }
+    void submit() const { context_.submit(submission_); }
+    /// Waits for the last point, or throws: a NOP that takes that long is a hang.
+    void wait(std::chrono::nanoseconds timeout) const { wait_last(timeline_, timeout); }
+
+private:
+    const Context& context_;
+    Timeline timeline_;
+    std::array<SyncPoint, 1> signal_{};
+    Submission submission_;
+};
+
 /// Points of the deep timeline: 1024, or what the file's job limit leaves
 /// beside a burst.
 std::uint32_t deep_points(const Device& device, std::uint64_t burst)
@@ -121,38 +146,38 @@ private:
         return (i + 1) % burst_ == 0 || i + 1 == options_.warmup + options_.iterations;
     }
 
-    /// A step of "submit only": @submission signals the next point of
-    /// @timeline through @signal; the burst's last waits for it, untimed.
-    [[nodiscard]] auto submit_step(Timeline& timeline, std::array<SyncPoint, 1>& signal,
-                                   const Submission& submission) const
+    /// A step of "submit only": @nop signals its next point; the burst's
+    /// last waits for it, untimed.
+    [[nodiscard]] auto submit_step(SignallingNop& nop) const
     {
-        return [this, &timeline, &signal, &submission](std::uint64_t i) {
-            signal[0] = timeline.next();
+        return [this, &nop](std::uint64_t i) {
+            nop.next();
             const auto t0 = Clock::now();
-            context_.submit(submission);
+            nop.submit();
             const auto t1 = Clock::now();
             if (ends_burst(i))
-                wait_last(timeline, timeout_);
+                nop.wait(timeout_);
             return elapsed_ns(t0, t1);
         };
     }
 
     /// A step of "submit only, no out-sync": only the burst's last
-    /// submission signals a point of @timeline through @signal, and the
-    /// burst waits for it, untimed (a slot's jobs end in order).
-    [[nodiscard]] auto bare_submit_step(Timeline& timeline, std::array<SyncPoint, 1>& signal) const
+    /// submission, @last, signals a point, and the burst waits for it,
+    /// untimed (a slot's jobs end in order).
+    [[nodiscard]] auto bare_submit_step(SignallingNop& last) const
     {
-        return [this, &timeline, &signal](std::uint64_t i) {
-            Submission submission = nop();
-            if (ends_burst(i)) {
-                signal[0] = timeline.next();
-                submission.signal = signal;
-            }
+        return [this, &last, bare = nop()](std::uint64_t i) {
+            const bool signals = ends_burst(i);
+            if (signals)
+                last.next();
             const auto t0 = Clock::now();
-            context_.submit(submission);
+            if (signals)
+                last.submit();
+            else
+                context_.submit(bare);
             const auto t1 = Clock::now();
-            if (ends_burst(i))
-                wait_last(timeline, timeout_);
+            if (signals)
+                last.wait(timeout_);
             return elapsed_ns(t0, t1);
         };
     }
@@ -162,12 +187,8 @@ public:
     /// submissions without out-syncs, side by side in turns of a burst.
     [[nodiscard]] std::vector<Row> submit_costs() const
     {
-        Timeline timeline(device_);
-        Timeline bare_timeline(device_);
-        std::array<SyncPoint, 1> signal{};
-        std::array<SyncPoint, 1> bare_signal{};
-        Submission submission = nop();
-        submission.signal = signal;
+        SignallingNop signalling(device_, context_, batch_.gpu_address());
+        SignallingNop last(device_, context_, batch_.gpu_address());
         auto samples = measure_in_turns(
             options_, burst_,
             [&](std::uint64_t) {
@@ -175,8 +196,7 @@ public:
                 bench::null_ioctl(device_);
                 return elapsed_ns(t0, Clock::now());
             },
-            submit_step(timeline, signal, submission),
-            bare_submit_step(bare_timeline, bare_signal));
+            submit_step(signalling), bare_submit_step(last));
         return {
             {"null_ioctl", "null ioctl (DRM_IOCTL_VERSION)", summarize_us(std::move(samples[0]))},
             {"submit_only", "submit only (DRM_IOCTL_TEMPO_EXEC)",
@@ -245,12 +265,9 @@ public:
     [[nodiscard]] Row private_submit() const
     {
         const Buffer private_buffer(device_, 4096, {.cpu_map = false, .vm_private = true});
-        Timeline timeline(device_);
-        std::array<SyncPoint, 1> signal{};
-        Submission submission = nop();
-        submission.signal = signal;
+        SignallingNop signalling(device_, context_, batch_.gpu_address());
         return row("submit_only_private", "submit only, with a private buffer",
-                   submit_step(timeline, signal, submission));
+                   submit_step(signalling));
     }
 
     /// The NOP round trip by the command processor's thread, with the floor
@@ -260,15 +277,12 @@ public:
     [[nodiscard]] std::vector<Row> round_trips() const
     {
         static constexpr std::uint64_t kTurn = 100;
-        Timeline timeline(device_);
-        std::array<SyncPoint, 1> signal{};
-        Submission submission = nop();
-        submission.signal = signal;
+        SignallingNop signalling(device_, context_, batch_.gpu_address());
         const auto round_trip = [&] {
-            signal[0] = timeline.next();
+            signalling.next();
             const auto t0 = Clock::now();
-            context_.submit(submission);
-            wait_last(timeline, timeout_);
+            signalling.submit();
+            signalling.wait(timeout_);
             return elapsed_ns(t0, Clock::now());
         };
         const auto floor = tooling::ModuleSwitch::enter("floor", false);
