@@ -368,10 +368,19 @@ static u64 full_clock(const struct tempo_cu_pool *pool, bool low, u64 now)
 	return pool->full_ns[low] + (since ? now - since : 0);
 }
 
-/* Start or stop the full clocks after the pool's occupancy changed. */
-static void pool_changed(struct tempo_cu_pool *pool)
+/**
+ * tempo_cu_pool_changed() - start or stop the full clocks
+ * @pool: the pool, its lock held, whose occupancy (busy CUs, busy low
+ *	CUs, high-priority queues with work) just changed
+ * @now: the time of the change
+ *
+ * Each class's clock (&tempo_cu_pool.full_ns) runs while its dispatches
+ * wait for a CU by right.
+ *
+ * Context: any, with @pool's lock held.
+ */
+void tempo_cu_pool_changed(struct tempo_cu_pool *pool, u64 now)
 {
-	u64 now = ktime_get_ns();
 	int low;
 
 	lockdep_assert_held(&pool->lock);
@@ -387,31 +396,59 @@ static void pool_changed(struct tempo_cu_pool *pool)
 	}
 }
 
-/*
+/**
+ * tempo_cu_wait_start() - a dispatch may start waiting for a CU
+ * @pool: the pool, its lock held
+ * @d: the dispatch
+ * @now: the time
+ *
  * A dispatch waits for a CU while it is queued with no workgroup running:
- * of that time, what the pool spent full for it is its CU wait.
+ * of that time, what the pool spent full for it is its CU wait. Does
+ * nothing to a dispatch that waits already, has a workgroup running or is
+ * not queued.
+ *
+ * Context: any, with @pool's lock held.
  */
-static void wait_start(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
+void tempo_cu_wait_start(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+			 u64 now)
 {
 	if (d->waiting || d->running || list_empty(&d->link))
 		return;
 	d->waiting = true;
 	d->wait_low = is_low(d);
-	d->wait_mark = full_clock(pool, d->wait_low, ktime_get_ns());
+	d->wait_mark = full_clock(pool, d->wait_low, now);
 }
 
-static u64 wait_so_far(const struct tempo_cu_pool *pool,
-		       const struct tempo_dispatch *d)
+/**
+ * tempo_cu_wait_so_far() - a dispatch's CU wait
+ * @pool: the pool, its lock held
+ * @d: the dispatch
+ * @now: the time
+ *
+ * Context: any, with @pool's lock held.
+ * Return: nanoseconds, the wait in progress included.
+ */
+u64 tempo_cu_wait_so_far(const struct tempo_cu_pool *pool,
+			 const struct tempo_dispatch *d, u64 now)
 {
 	if (!d->waiting)
 		return d->wait_ns;
-	return d->wait_ns + full_clock(pool, d->wait_low, ktime_get_ns()) -
-	       d->wait_mark;
+	return d->wait_ns + full_clock(pool, d->wait_low, now) - d->wait_mark;
 }
 
-static void wait_end(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
+/**
+ * tempo_cu_wait_end() - a dispatch stops waiting for a CU
+ * @pool: the pool, its lock held
+ * @d: the dispatch: one of its workgroups takes a CU, or it leaves the
+ *	queue
+ * @now: the time
+ *
+ * Context: any, with @pool's lock held.
+ */
+void tempo_cu_wait_end(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+		       u64 now)
 {
-	d->wait_ns = wait_so_far(pool, d);
+	d->wait_ns = tempo_cu_wait_so_far(pool, d, now);
 	d->waiting = false;
 }
 
@@ -482,7 +519,7 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 	if (d) {
 		grp->d = d;
 		group_take(grp);
-		wait_end(pool, d);
+		tempo_cu_wait_end(pool, d, ktime_get_ns());
 		if (!has_groups(d))
 			list_del_init(&d->link);
 		if (!d->running++)
@@ -491,7 +528,7 @@ static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 		grp->low = is_low(d);
 		if (grp->low)
 			pool->busy_low++;
-		pool_changed(pool);
+		tempo_cu_pool_changed(pool, ktime_get_ns());
 		WRITE_ONCE(grp->cu->d, d);
 		WRITE_ONCE(grp->cu->low, grp->low);
 	}
@@ -528,7 +565,7 @@ static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
 		pool->busy_low--;
 	WRITE_ONCE(grp->cu->d, NULL);
 	WRITE_ONCE(grp->cu->low, false);
-	pool_changed(pool);
+	tempo_cu_pool_changed(pool, ktime_get_ns());
 	if (ret == -EAGAIN && !d->abort) {
 		group_park(pool, grp);
 	} else {
@@ -536,7 +573,7 @@ static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
 		if (ret && ret != -EAGAIN && ret != -ECANCELED && !d->error)
 			d->error = ret;
 	}
-	wait_start(pool, d);
+	tempo_cu_wait_start(pool, d, ktime_get_ns());
 	wake = !d->pending || (d->suspended && !d->running);
 	spin_unlock(&pool->lock);
 	atomic64_inc(&pool->groups_done);
@@ -623,7 +660,7 @@ void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->waiting = false;
 	d->wait_ns = 0;
 	list_add_tail(&d->link, &pool->queue);
-	wait_start(pool, d);
+	tempo_cu_wait_start(pool, d, ktime_get_ns());
 	spin_unlock(&pool->lock);
 	wake_cus(pool, d->num_groups);
 }
@@ -643,7 +680,7 @@ void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	spin_lock(&pool->lock);
 	d->suspended = true;
 	list_del_init(&d->link);
-	wait_end(pool, d);
+	tempo_cu_wait_end(pool, d, ktime_get_ns());
 	spin_unlock(&pool->lock);
 	cu_ask_dispatch(pool, d);
 }
@@ -663,7 +700,7 @@ void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->suspended = false;
 	if (has_groups(d) && list_empty(&d->link))
 		list_add_tail(&d->link, &pool->queue);
-	wait_start(pool, d);
+	tempo_cu_wait_start(pool, d, ktime_get_ns());
 	groups = d->num_partial + d->num_groups - d->next_group;
 	spin_unlock(&pool->lock);
 	wake_cus(pool, groups);
@@ -685,7 +722,7 @@ void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->abort = true;
 	d->suspended = true;
 	list_del_init(&d->link);
-	wait_end(pool, d);
+	tempo_cu_wait_end(pool, d, ktime_get_ns());
 	d->pending -= d->num_partial + d->num_groups - d->next_group;
 	d->num_partial = 0;
 	d->next_group = d->num_groups;
@@ -736,7 +773,7 @@ void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
 	if (d->running)
 		*held_ns += ktime_get_ns() - d->held_since;
 	*cpu_ns = d->cpu_ns;
-	*wait_ns = wait_so_far(pool, d);
+	*wait_ns = tempo_cu_wait_so_far(pool, d, ktime_get_ns());
 	spin_unlock(&pool->lock);
 }
 
@@ -759,7 +796,7 @@ void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy)
 		pool->high_queues--;
 	if (busy && pool->busy_low + pool->reserved > pool->num_cus)
 		excess = pool->busy_low + pool->reserved - pool->num_cus;
-	pool_changed(pool);
+	tempo_cu_pool_changed(pool, ktime_get_ns());
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (busy)
 		cu_ask_low(pool, excess);

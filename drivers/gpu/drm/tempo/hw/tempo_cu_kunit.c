@@ -141,7 +141,164 @@ static void cu_reservation_keeps_cus_for_a_high_queue(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, &f->d[NORMAL], pick(f));
 }
 
+/*
+ * The full clocks: time during which a low or a high dispatch waits for a
+ * CU by right, at times the cases give. The pool's occupancy is set by
+ * hand (other dispatches' workgroups); a fixture dispatch's own workgroups
+ * take and give back CUs as cu_take() and cu_put() do.
+ */
+
+/* At @now: @busy CUs run workgroups, @busy_low of them low ones. */
+static void occupy(struct cu_fixture *f, u32 busy, u32 busy_low,
+		   u32 high_queues, u64 now)
+{
+	spin_lock(&f->pool.lock);
+	f->pool.busy = busy;
+	f->pool.busy_low = busy_low;
+	f->pool.high_queues = high_queues;
+	tempo_cu_pool_changed(&f->pool, now);
+	spin_unlock(&f->pool.lock);
+}
+
+/* Dispatch @i is queued at @now, none of its workgroups running. */
+static void wait_from(struct cu_fixture *f, int i, u64 now)
+{
+	spin_lock(&f->pool.lock);
+	queue_dispatch(f, i);
+	tempo_cu_wait_start(&f->pool, &f->d[i], now);
+	spin_unlock(&f->pool.lock);
+}
+
+/* What tempo_cu_dispatch_usage() reports of dispatch @i's wait at @now. */
+static u64 waited(struct cu_fixture *f, int i, u64 now)
+{
+	u64 ns;
+
+	spin_lock(&f->pool.lock);
+	ns = tempo_cu_wait_so_far(&f->pool, &f->d[i], now);
+	spin_unlock(&f->pool.lock);
+	return ns;
+}
+
+/* A workgroup of dispatch @i takes a CU at @now. */
+static void take(struct cu_fixture *f, int i, u64 now)
+{
+	struct tempo_dispatch *d = &f->d[i];
+
+	spin_lock(&f->pool.lock);
+	tempo_cu_wait_end(&f->pool, d, now);
+	d->running++;
+	f->pool.busy++;
+	if (!tempo_hqd_is_high(d->hqd))
+		f->pool.busy_low++;
+	tempo_cu_pool_changed(&f->pool, now);
+	spin_unlock(&f->pool.lock);
+}
+
+/* It stops at @now, preempted, and dispatch @i waits again. */
+static void park(struct cu_fixture *f, int i, u64 now)
+{
+	struct tempo_dispatch *d = &f->d[i];
+
+	spin_lock(&f->pool.lock);
+	d->running--;
+	f->pool.busy--;
+	if (!tempo_hqd_is_high(d->hqd))
+		f->pool.busy_low--;
+	tempo_cu_pool_changed(&f->pool, now);
+	tempo_cu_wait_start(&f->pool, d, now);
+	spin_unlock(&f->pool.lock);
+}
+
+/*
+ * Rule: a low dispatch waits by right while every CU is busy, or while a
+ * high queue has work and low work holds all CUs but the reserved ones.
+ * Without the reservation it would report 300 ns; a clock that ran the
+ * whole wait, 900 ns.
+ */
+static void cu_a_low_dispatch_waits_by_right_only_while_no_cu_is_left_for_it(struct kunit *test)
+{
+	struct cu_fixture *f = fake_pool(test, 1, true);
+
+	occupy(f, 3, 3, 0, 100);	/* a CU is free */
+	wait_from(f, LOW, 100);
+	occupy(f, 4, 4, 0, 200);	/* none */
+	occupy(f, 3, 3, 0, 500);	/* one again */
+	occupy(f, 3, 3, 1, 600);	/* reserved for a high queue */
+	KUNIT_EXPECT_EQ(test, 500, waited(f, LOW, 800));
+	occupy(f, 3, 3, 0, 900);	/* the high queue is done */
+	KUNIT_EXPECT_EQ(test, 600, waited(f, LOW, 1000));
+}
+
+/*
+ * Rule: a high dispatch may have the reserved CUs back from low work at
+ * once: it waits by right only once every CU is busy and high work holds
+ * the reserved ones. Under the low dispatches' rule it would report
+ * 650 ns, not 400; low work, which waited by right all along, does.
+ */
+static void cu_a_high_dispatch_waits_once_high_work_holds_the_reserved_cus(struct kunit *test)
+{
+	struct cu_fixture *f = fake_pool(test, 2, true);
+
+	/* low work holds every CU; this and another high queue have work */
+	occupy(f, 4, 4, 2, 100);
+	wait_from(f, HIGH, 100);
+	wait_from(f, NORMAL, 100);
+	/* the other high queue's workgroups take the reserved CUs back */
+	occupy(f, 4, 3, 2, 200);
+	occupy(f, 4, 2, 2, 300);
+	occupy(f, 3, 2, 2, 700);	/* one of them ends */
+	KUNIT_EXPECT_EQ(test, 400, waited(f, HIGH, 750));
+	KUNIT_EXPECT_EQ(test, 650, waited(f, NORMAL, 750));
+}
+
+/*
+ * Rule: a high dispatch has back at most min(reserved, CUs) CUs. With
+ * none reserved it waits by right as soon as every CU is busy; with more
+ * reserved than the pool has, once high work holds every CU (without the
+ * min, never: 0 ns).
+ */
+static void cu_a_high_dispatch_has_back_only_the_reserved_cus_there_are(struct kunit *test)
+{
+	struct cu_fixture *none = fake_pool(test, 0, true);
+	struct cu_fixture *all = fake_pool(test, 6, true);
+
+	occupy(none, 4, 4, 1, 100);
+	wait_from(none, HIGH, 100);
+	KUNIT_EXPECT_EQ(test, 300, waited(none, HIGH, 400));
+
+	occupy(all, 4, 1, 2, 100);
+	wait_from(all, HIGH, 100);
+	occupy(all, 4, 0, 2, 200);
+	KUNIT_EXPECT_EQ(test, 200, waited(all, HIGH, 400));
+}
+
+/*
+ * Rule: a dispatch's wait is what the full clock ran while it had
+ * workgroups queued and none running, the wait in progress included. A
+ * wait counted from the clock's start would report 300 ns at 400; a wait
+ * not ended when its workgroup runs, 480 ns at 800.
+ */
+static void cu_a_dispatch_counts_the_full_clock_only_while_it_waits(struct kunit *test)
+{
+	struct cu_fixture *f = fake_pool(test, 0, true);
+
+	occupy(f, 4, 4, 0, 100);
+	wait_from(f, NORMAL, 300);
+	KUNIT_EXPECT_EQ(test, 100, waited(f, NORMAL, 400));
+	occupy(f, 3, 3, 0, 500);
+	take(f, NORMAL, 520);
+	KUNIT_EXPECT_EQ(test, 200, waited(f, NORMAL, 800));
+	park(f, NORMAL, 900);
+	occupy(f, 4, 4, 0, 1000);
+	KUNIT_EXPECT_EQ(test, 300, waited(f, NORMAL, 1100));
+}
+
 TEMPO_KUNIT_SUITE(cu, NULL, NULL,
 		  KUNIT_CASE(cu_sequencer_serves_the_highest_queue_first),
 		  KUNIT_CASE(cu_sequencer_at_random_serves_every_queue),
-		  KUNIT_CASE(cu_reservation_keeps_cus_for_a_high_queue));
+		  KUNIT_CASE(cu_reservation_keeps_cus_for_a_high_queue),
+		  KUNIT_CASE(cu_a_low_dispatch_waits_by_right_only_while_no_cu_is_left_for_it),
+		  KUNIT_CASE(cu_a_high_dispatch_waits_once_high_work_holds_the_reserved_cus),
+		  KUNIT_CASE(cu_a_high_dispatch_has_back_only_the_reserved_cus_there_are),
+		  KUNIT_CASE(cu_a_dispatch_counts_the_full_clock_only_while_it_waits));

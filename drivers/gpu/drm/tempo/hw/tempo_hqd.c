@@ -222,10 +222,23 @@ static u64 ran_at_or_above(const struct tempo_engine *engine, u32 rank)
 	return ns;
 }
 
-/* @job starts waiting for its engine, in @hqd, at @now. */
-static void start_engine_wait(struct tempo_engine *engine,
-			      struct tempo_hw_hqd *hqd,
-			      struct tempo_hw_job *job, u64 now)
+/**
+ * tempo_hqd_start_engine_wait() - a job starts waiting for its engine
+ * @engine: the engine
+ * @hqd: the job's queue
+ * @job: the job, written into @hqd's ring or preempted
+ * @now: the time
+ *
+ * Notes the job's rank and the engine's running time on jobs of that rank
+ * and above, the run in progress included when its queue does not rank
+ * below: what the engine runs of those from then on, until the job gets
+ * it, is the job's engine wait.
+ *
+ * Context: any, with the engine's lock held.
+ */
+void tempo_hqd_start_engine_wait(struct tempo_engine *engine,
+				 struct tempo_hw_hqd *hqd,
+				 struct tempo_hw_job *job, u64 now)
 {
 	const struct tempo_hw_hqd *running = engine->current_hqd;
 
@@ -329,6 +342,38 @@ static u64 run_progress(const struct tempo_engine *engine, u64 now)
 }
 
 /**
+ * tempo_hqd_ran_at() - tempo_hqd_ran() at a given time, the lock held
+ * @hqd: the queue, preempted or with its job ended
+ * @now: the time the command processor left it
+ *
+ * Adds the run to the queue's and the engine's running time (the latter
+ * by the queue's rank now), and a preempted job starts waiting again.
+ *
+ * Context: the engine's command processor, with the engine's lock held.
+ */
+void tempo_hqd_ran_at(struct tempo_hw_hqd *hqd, u64 now)
+{
+	struct tempo_engine *engine = hqd->engine;
+	struct tempo_hw_job *job;
+
+	lockdep_assert_held(&engine->lock);
+	hqd->busy_ns += now - engine->run_start;
+	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->run_start;
+	engine->current_hqd = NULL;
+	job = hqd->save.job;
+	if (job) {
+		/* Preempted, it waits again; ended, it no longer matters. */
+		tempo_hqd_start_engine_wait(engine, hqd, job, now);
+		job->run_ns += run_progress(engine, now);
+		if (job->busy_ns)
+			atomic64_add(now - engine->run_start, job->busy_ns);
+	}
+	set_run(engine, engine->run_start, NULL);
+	engine->stall_ns = 0;
+	engine->stall_since = 0;
+}
+
+/**
  * tempo_hqd_ran() - the command processor left the queue it selected
  * @hqd: the queue, preempted or with its job ended
  *
@@ -337,25 +382,9 @@ static u64 run_progress(const struct tempo_engine *engine, u64 now)
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 {
 	struct tempo_engine *engine = hqd->engine;
-	struct tempo_hw_job *job;
-	u64 now;
 
 	spin_lock_irq(&engine->lock);
-	now = ktime_get_ns();
-	hqd->busy_ns += now - engine->run_start;
-	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->run_start;
-	engine->current_hqd = NULL;
-	job = hqd->save.job;
-	if (job) {
-		/* Preempted, it waits again; ended, it no longer matters. */
-		start_engine_wait(engine, hqd, job, now);
-		job->run_ns += run_progress(engine, now);
-		if (job->busy_ns)
-			atomic64_add(now - engine->run_start, job->busy_ns);
-	}
-	set_run(engine, engine->run_start, NULL);
-	engine->stall_ns = 0;
-	engine->stall_since = 0;
+	tempo_hqd_ran_at(hqd, ktime_get_ns());
 	spin_unlock_irq(&engine->lock);
 }
 
@@ -568,7 +597,7 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	job->cpu_ns = 0;
 	memset(&job->times, 0, sizeof(job->times));
 	job->times.queued = ktime_get_ns();
-	start_engine_wait(hqd->engine, hqd, job, job->times.queued);
+	tempo_hqd_start_engine_wait(hqd->engine, hqd, job, job->times.queued);
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

@@ -194,9 +194,212 @@ static void hqd_retire_reports_the_end_before_the_fence_signals(struct kunit *te
 	dma_fence_put(&fence->base);
 }
 
+/*
+ * The engine's clock: its running time per rank (engine->ran_ns), from
+ * which a job's engine wait is read, at times the cases give.
+ */
+
+/* Queues of the engine clock's cases, by priority. */
+enum { Q_LOW, Q_NORMAL, Q_HIGH, Q_NORMAL2 };
+
+#define PIPE_PRIO_LOW		(TEMPO_HW_PIPE_PRIO_NORMAL - 1)
+#define CLOCK_RING_SIZE		4
+
+/*
+ * fake_engine() with a ring on each queue, Q_LOW at the low pipe priority
+ * and Q_HIGH at the high one. No queue is ever starved: the queue
+ * selected is the highest with work, however long a case takes.
+ */
+static struct tempo_engine *clock_engine(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	u32 q;
+
+	e->hw->config.starve_ns = U64_MAX;
+	for (q = 0; q < e->num_hqds; q++) {
+		struct tempo_mqd *mqd = &e->hqds[q].mqd;
+
+		mqd->ring = kunit_kcalloc(test, CLOCK_RING_SIZE,
+					  sizeof(*mqd->ring), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, mqd->ring);
+		mqd->ring_size = CLOCK_RING_SIZE;
+	}
+	e->hqds[Q_LOW].mqd.pipe_priority = PIPE_PRIO_LOW;
+	e->hqds[Q_HIGH].mqd.pipe_priority = TEMPO_HW_PIPE_PRIO_MAX;
+	return e;
+}
+
+/* Software writes a new job into queue @q's ring at @now. */
+static struct tempo_hw_job *queue_job(struct kunit *test,
+				      struct tempo_engine *e, u32 q, u64 now)
+{
+	struct tempo_hw_hqd *hqd = &e->hqds[q];
+	struct tempo_mqd *mqd = &hqd->mqd;
+	struct tempo_hw_job *job = kunit_kzalloc(test, sizeof(*job),
+						 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	spin_lock_irq(&e->lock);
+	tempo_hqd_start_engine_wait(e, hqd, job, now);
+	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
+	mqd->wptr++;
+	spin_unlock_irq(&e->lock);
+	return job;
+}
+
+/*
+ * The command processor selects queue @q, which must be the highest with
+ * work, at @now and runs its job: the one saved by a preemption, or the
+ * next in its ring.
+ */
+static struct tempo_hw_job *run_from(struct kunit *test,
+				     struct tempo_engine *e, u32 q, u64 now)
+{
+	struct tempo_hw_hqd *hqd = &e->hqds[q];
+	u64 slice;
+
+	KUNIT_ASSERT_PTR_EQ(test, hqd, tempo_hqd_select(e, &slice));
+	e->run_start = now;
+	if (!hqd->save.job)
+		tempo_hqd_fetch(hqd);
+	return hqd->save.job;
+}
+
+/* It leaves queue @q at @now: its job is preempted, or @ended. */
+static void run_until(struct tempo_engine *e, u32 q, u64 now, bool ended)
+{
+	struct tempo_hw_hqd *hqd = &e->hqds[q];
+
+	spin_lock_irq(&e->lock);
+	tempo_hqd_ran_at(hqd, now);
+	spin_unlock_irq(&e->lock);
+	if (ended) {
+		hqd->save.job = NULL;
+		hqd->mqd.rptr++;
+	}
+}
+
+/*
+ * Rule: a job waiting for its engine counts only the runs of its rank or
+ * above; waiting for a lower queue's run is waiting for its preemption.
+ * Counting every rank would report 500 ns (LOW's run too), counting the
+ * LOW run in progress in the NORMAL job's mark 200 ns.
+ */
+static void hqd_a_waiting_job_counts_only_runs_of_its_rank_or_above(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	struct tempo_hw_job *low, *job;
+
+	low = queue_job(test, e, Q_LOW, 50);
+	run_from(test, e, Q_LOW, 100);
+	job = queue_job(test, e, Q_NORMAL, 200);
+	queue_job(test, e, Q_HIGH, 200);
+	run_until(e, Q_LOW, 300, false);
+	run_from(test, e, Q_HIGH, 300);
+	run_until(e, Q_HIGH, 600, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, 600));
+	KUNIT_EXPECT_EQ(test, 300, job->times.engine_wait_ns);
+	/* the LOW job, preempted at 300, outranks neither run */
+	run_until(e, Q_NORMAL, 900, true);
+	KUNIT_EXPECT_PTR_EQ(test, low, run_from(test, e, Q_LOW, 900));
+	KUNIT_EXPECT_EQ(test, 600, low->times.engine_wait_ns);
+}
+
+/*
+ * Rule: a job that outranks the running one waits only for its
+ * preemption, which is not counted. Counting the runs below its rank
+ * would report 150 ns of the NORMAL run it preempts.
+ */
+static void hqd_a_job_that_preempts_reports_no_engine_wait(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	struct tempo_hw_job *high;
+
+	queue_job(test, e, Q_NORMAL, 50);
+	run_from(test, e, Q_NORMAL, 100);
+	high = queue_job(test, e, Q_HIGH, 200);
+	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, &e->hqds[Q_NORMAL],
+						       0));
+	run_until(e, Q_NORMAL, 250, false);
+	KUNIT_EXPECT_PTR_EQ(test, high, run_from(test, e, Q_HIGH, 250));
+	KUNIT_EXPECT_EQ(test, 0, high->times.engine_wait_ns);
+}
+
+/*
+ * Rule: a job queued during a run of its rank or above (here its own
+ * queue's: equal ranks count) counts only the rest of that run. Leaving
+ * the run in progress out of its mark would report the whole run, 300 ns.
+ */
+static void hqd_a_job_queued_during_a_run_counts_only_the_rest_of_it(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	struct tempo_hw_job *second;
+
+	queue_job(test, e, Q_NORMAL, 50);
+	run_from(test, e, Q_NORMAL, 100);
+	second = queue_job(test, e, Q_NORMAL, 250);
+	run_until(e, Q_NORMAL, 400, true);
+	KUNIT_EXPECT_PTR_EQ(test, second, run_from(test, e, Q_NORMAL, 400));
+	KUNIT_EXPECT_EQ(test, 150, second->times.engine_wait_ns);
+}
+
+/*
+ * Rule: a preempted job starts waiting again when its run ends and stops
+ * when it is selected again, and each wait adds to the ones before.
+ * Without a new mark at the preemption it would count its own run
+ * (400 ns); without the end at its resumption, nothing; replacing instead
+ * of adding, 50 ns at the second resumption.
+ */
+static void hqd_a_preempted_job_waits_again_until_it_resumes(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	struct tempo_hw_job *job;
+
+	job = queue_job(test, e, Q_NORMAL, 50);
+	run_from(test, e, Q_NORMAL, 100);
+	queue_job(test, e, Q_HIGH, 150);
+	run_until(e, Q_NORMAL, 200, false);
+	run_from(test, e, Q_HIGH, 200);
+	run_until(e, Q_HIGH, 500, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, 500));
+	KUNIT_EXPECT_EQ(test, 300, job->times.engine_wait_ns);
+	queue_job(test, e, Q_HIGH, 550);
+	run_until(e, Q_NORMAL, 600, false);
+	run_from(test, e, Q_HIGH, 600);
+	run_until(e, Q_HIGH, 650, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, 650));
+	KUNIT_EXPECT_EQ(test, 350, job->times.engine_wait_ns);
+}
+
+/*
+ * Rule: a run counted in a job's mark whose queue was lowered below the
+ * job's rank before it ended is not counted: the engine's time at the
+ * job's rank and above ends below the mark, and the wait stays 0 where a
+ * subtraction would wrap to about 2^64.
+ */
+static void hqd_a_run_lowered_below_the_mark_counts_no_wait(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	struct tempo_hw_job *job;
+
+	queue_job(test, e, Q_NORMAL2, 50);
+	run_from(test, e, Q_NORMAL2, 100);
+	job = queue_job(test, e, Q_NORMAL, 200);
+	/* as tempo_hw_hqd_set_priority() would, during the run */
+	e->hqds[Q_NORMAL2].mqd.pipe_priority = PIPE_PRIO_LOW;
+	run_until(e, Q_NORMAL2, 400, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, 400));
+	KUNIT_EXPECT_EQ(test, 0, job->times.engine_wait_ns);
+}
+
 TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_arbitration),
 		  KUNIT_CASE(hqd_preemption_and_aging),
 		  KUNIT_CASE(hqd_equal_priorities_take_turns),
 		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
-		  KUNIT_CASE(hqd_retire_reports_the_end_before_the_fence_signals));
+		  KUNIT_CASE(hqd_retire_reports_the_end_before_the_fence_signals),
+		  KUNIT_CASE(hqd_a_waiting_job_counts_only_runs_of_its_rank_or_above),
+		  KUNIT_CASE(hqd_a_job_that_preempts_reports_no_engine_wait),
+		  KUNIT_CASE(hqd_a_job_queued_during_a_run_counts_only_the_rest_of_it),
+		  KUNIT_CASE(hqd_a_preempted_job_waits_again_until_it_resumes),
+		  KUNIT_CASE(hqd_a_run_lowered_below_the_mark_counts_no_wait));

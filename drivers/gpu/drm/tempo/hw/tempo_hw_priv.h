@@ -350,6 +350,10 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
 void tempo_hqd_fetch(struct tempo_hw_hqd *hqd);
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd);
+void tempo_hqd_ran_at(struct tempo_hw_hqd *hqd, u64 now);
+void tempo_hqd_start_engine_wait(struct tempo_engine *engine,
+				 struct tempo_hw_hqd *hqd,
+				 struct tempo_hw_job *job, u64 now);
 void tempo_hqd_stall(struct tempo_engine *engine, bool stalled);
 void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 		       u64 ns);
@@ -383,5 +387,12 @@ void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
 			     u64 *cpu_ns, u64 *wait_ns);
 void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy);
 struct tempo_dispatch *tempo_cu_pick(struct tempo_cu_pool *pool);
+void tempo_cu_pool_changed(struct tempo_cu_pool *pool, u64 now);
+void tempo_cu_wait_start(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+			 u64 now);
+u64 tempo_cu_wait_so_far(const struct tempo_cu_pool *pool,
+			 const struct tempo_dispatch *d, u64 now);
+void tempo_cu_wait_end(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+		       u64 now);
 
 #endif /* _TEMPO_HW_PRIV_H_ */
