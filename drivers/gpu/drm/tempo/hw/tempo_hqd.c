@@ -245,7 +245,7 @@ void tempo_hqd_start_engine_wait(struct tempo_engine *engine,
 	job->engine_rank = tempo_hqd_rank(hqd);
 	job->engine_mark = ran_at_or_above(engine, job->engine_rank);
 	if (running && tempo_hqd_rank(running) >= job->engine_rank)
-		job->engine_mark += now - engine->run_start;
+		job->engine_mark += now - engine->rank_start;
 }
 
 /*
@@ -301,6 +301,7 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 		end_engine_wait(engine, best->save.job);
 	note_waiting(engine, best, now);
 	engine->current_hqd = best;
+	engine->rank_start = now;
 	set_run(engine, now, best && best->save.job ?
 			     best->save.job->busy_ns : NULL);
 	spin_unlock_irq(&engine->lock);
@@ -347,7 +348,8 @@ static u64 run_progress(const struct tempo_engine *engine, u64 now)
  * @now: the time the command processor left it
  *
  * Adds the run to the queue's and the engine's running time (the latter
- * by the queue's rank now), and a preempted job starts waiting again.
+ * by the queue's rank now, from its last priority change if there was
+ * one), and a preempted job starts waiting again.
  *
  * Context: the engine's command processor, with the engine's lock held.
  */
@@ -358,7 +360,7 @@ void tempo_hqd_ran_at(struct tempo_hw_hqd *hqd, u64 now)
 
 	lockdep_assert_held(&engine->lock);
 	hqd->busy_ns += now - engine->run_start;
-	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->run_start;
+	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->rank_start;
 	engine->current_hqd = NULL;
 	job = hqd->save.job;
 	if (job) {
@@ -546,6 +548,22 @@ static void high_queue_busy(struct tempo_hw_hqd *hqd, bool busy)
 		tempo_cu_high_queue(&hqd->engine->hw->cus, busy);
 }
 
+/*
+ * The running queue changed rank: its run so far counts at the rank it
+ * had, the rest at the new one. Lock held.
+ */
+static void rank_changed(struct tempo_hw_hqd *hqd, u32 old_rank)
+{
+	struct tempo_engine *engine = hqd->engine;
+	u64 now;
+
+	if (engine->current_hqd != hqd || tempo_hqd_rank(hqd) == old_rank)
+		return;
+	now = ktime_get_ns();
+	engine->ran_ns[old_rank] += now - engine->rank_start;
+	engine->rank_start = now;
+}
+
 /**
  * tempo_hw_hqd_set_priority() - program an HQD's priorities
  * @hqd: the queue
@@ -563,9 +581,11 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 {
 	struct tempo_engine *engine = hqd->engine;
 	unsigned long flags;
+	u32 old_rank;
 	bool busy;
 
 	spin_lock_irqsave(&engine->lock, flags);
+	old_rank = tempo_hqd_rank(hqd);
 	trace_tempo_hw_hqd_priority(engine->index, hqd->index,
 				    hqd->mqd.pipe_priority,
 				    hqd->mqd.queue_priority, pipe_priority,
@@ -577,6 +597,7 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 				       TEMPO_HW_PIPE_PRIO_MAX);
 	hqd->mqd.queue_priority = min_t(u8, queue_priority,
 					TEMPO_HW_QUEUE_PRIO_MAX);
+	rank_changed(hqd, old_rank);
 	if (busy)
 		high_queue_busy(hqd, true);
 	engine->doorbell |= busy;

@@ -260,6 +260,7 @@ static struct tempo_hw_job *run_from(struct kunit *test,
 
 	KUNIT_ASSERT_PTR_EQ(test, hqd, tempo_hqd_select(e, &slice));
 	e->run_start = now;
+	e->rank_start = now;
 	if (!hqd->save.job)
 		tempo_hqd_fetch(hqd);
 	return hqd->save.job;
@@ -392,6 +393,63 @@ static void hqd_a_run_lowered_below_the_mark_counts_no_wait(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, job->times.engine_wait_ns);
 }
 
+/*
+ * Rule: a job's engine wait is never longer than its wait: a run below
+ * the job's rank when it was queued, raised to it before it ended,
+ * counts only from the raise, which tempo_hw_hqd_set_priority() makes
+ * at a time between t0 and @end. The times are the real clock's: the
+ * bound holds wherever the raise is put between them.
+ *
+ * Counting the whole run at the rank its queue has when it ends adds it,
+ * from before the job was queued, to the raised rank (end - t0 + 1000 ns).
+ */
+static void hqd_a_raised_run_counts_no_more_than_the_wait(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	u64 t0 = ktime_get_ns(), end;
+	struct tempo_hw_job *job;
+
+	queue_job(test, e, Q_LOW, t0 - 2000);
+	run_from(test, e, Q_LOW, t0 - 1000);
+	job = queue_job(test, e, Q_NORMAL, t0 - 100);
+	tempo_hw_hqd_set_priority(&e->hqds[Q_LOW], TEMPO_HW_PIPE_PRIO_NORMAL,
+				  TEMPO_HW_QUEUE_PRIO_NORMAL);
+	end = ktime_get_ns();
+	run_until(e, Q_LOW, end, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, end));
+	KUNIT_EXPECT_LE(test, job->times.engine_wait_ns, end - (t0 - 100));
+}
+
+/*
+ * Rule: a run lowered below a waiting job's rank before it ended is not
+ * counted (at most its part before the lowering), and takes nothing from
+ * the runs after it: the job still counts the whole HIGH run, 300 ns.
+ * Real times, as above.
+ *
+ * Counting the whole run at the rank its queue has when it ends leaves
+ * its part before the job was queued (500 ns) in the job's mark, taken off
+ * the HIGH run: 0 ns.
+ */
+static void hqd_a_lowered_run_takes_nothing_from_later_waits(struct kunit *test)
+{
+	struct tempo_engine *e = clock_engine(test);
+	u64 t0 = ktime_get_ns(), end;
+	struct tempo_hw_job *job;
+
+	queue_job(test, e, Q_NORMAL2, t0 - 2000);
+	run_from(test, e, Q_NORMAL2, t0 - 1000);
+	job = queue_job(test, e, Q_NORMAL, t0 - 500);
+	tempo_hw_hqd_set_priority(&e->hqds[Q_NORMAL2], PIPE_PRIO_LOW,
+				  TEMPO_HW_QUEUE_PRIO_NORMAL);
+	queue_job(test, e, Q_HIGH, t0);
+	end = ktime_get_ns();
+	run_until(e, Q_NORMAL2, end, true);
+	run_from(test, e, Q_HIGH, end);
+	run_until(e, Q_HIGH, end + 300, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, end + 300));
+	KUNIT_EXPECT_GE(test, job->times.engine_wait_ns, 300);
+}
+
 TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_arbitration),
 		  KUNIT_CASE(hqd_preemption_and_aging),
@@ -402,4 +460,6 @@ TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_a_job_that_preempts_reports_no_engine_wait),
 		  KUNIT_CASE(hqd_a_job_queued_during_a_run_counts_only_the_rest_of_it),
 		  KUNIT_CASE(hqd_a_preempted_job_waits_again_until_it_resumes),
-		  KUNIT_CASE(hqd_a_run_lowered_below_the_mark_counts_no_wait));
+		  KUNIT_CASE(hqd_a_run_lowered_below_the_mark_counts_no_wait),
+		  KUNIT_CASE(hqd_a_raised_run_counts_no_more_than_the_wait),
+		  KUNIT_CASE(hqd_a_lowered_run_takes_nothing_from_later_waits));

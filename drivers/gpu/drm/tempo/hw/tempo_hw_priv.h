@@ -204,6 +204,9 @@ struct tempo_hw_hqd {
  * @ran_ns: time the engine held jobs of each rank (tempo_hqd_rank()), the
  *	runs that ended: a job queued or preempted waits by right for those
  *	of its rank and above
+ * @rank_start: since when the run in progress counts at its queue's rank
+ *	now: its start, or the last change of its queue's priority, which
+ *	counted the run so far at the rank before
  */
 struct tempo_engine {
 	struct tempo_hw *hw;
@@ -225,6 +228,7 @@ struct tempo_engine {
 	u64 stall_ns;
 	u64 stall_since;
 	u64 ran_ns[TEMPO_HW_NUM_RANKS];
+	u64 rank_start;
 };
 
 /**
