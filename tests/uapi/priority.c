@@ -375,6 +375,42 @@ TEST_F_TIMEOUT(prio, a_job_reports_the_time_an_earlier_job_of_its_queue_held_the
 	engine_wait_behind(_metadata, self, self->low, self->low);
 }
 
+/*
+ * A job waits by right for a queue above it until that queue is lowered
+ * below it: the job's engine wait is the queue's run from the job's
+ * queueing to the lowering. Not 0 (the whole run counted at the rank the
+ * queue had when it ended), and not from before the job was queued.
+ */
+TEST_F_TIMEOUT(prio, a_job_counts_a_lowered_queue_until_the_lowering, 60)
+{
+	struct tempo_env *e = &self->env;
+	const struct drm_tempo_job_times *t = job_times(e);
+	struct tempo_batch b;
+	uint64_t lowered;
+	int high, low;
+
+	high = submit_spinner(_metadata, self, self->high, T_HIGH);
+	tempo_wait_nonzero(_metadata, &e->data, T_HIGH);
+	tempo_sleep_ms(20);
+	tempo_batch_init(&b, &e->cmd, 4096, 64);
+	tempo_pkt_write_job_times(&b, VA(e, TIMES));
+	tempo_pkt_end(&b);
+	low = tempo_submit(_metadata, e->fd, self->low, self->slot, b.va);
+	tempo_sleep_ms(40);
+	lowered = tempo_now_ns();
+	ASSERT_EQ(0, tempo_ctx_set_priority(e->fd, self->high,
+					    DRM_TEMPO_PRIORITY_VERY_LOW));
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+	TH_LOG("queued %.2f ms before the lowering, engine wait %.2f ms, started %.2f ms after queued",
+	       ((double)lowered - t->queued) / 1e6, t->engine_wait_ns / 1e6,
+	       ((double)t->started - t->queued) / 1e6);
+	ASSERT_LT(t->queued, lowered);
+	ASSERT_LE((lowered - t->queued) / 2, t->engine_wait_ns);
+	ASSERT_LE(t->engine_wait_ns, t->started - t->queued);
+}
+
 TEST_F(prio, hqds_are_programmed_as_the_policy_says)
 {
 	struct tempo_env *e = &self->env;
