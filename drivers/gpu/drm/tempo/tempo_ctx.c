@@ -40,6 +40,7 @@
 #include <linux/capability.h>
 #include <linux/file.h>
 #include <linux/nospec.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -230,7 +231,7 @@ static void ctx_free(struct tempo_ctx *ctx)
 	tempo_map_free(ctx);
 	tempo_ctx_state_put(ctx->state);
 	mutex_destroy(&ctx->lock);
-	kfree(ctx);
+	kfree_rcu(ctx, rcu);
 }
 
 static void ctx_release(struct kref *kref)
@@ -258,18 +259,22 @@ void tempo_ctx_put(struct tempo_ctx *ctx)
  * @tfile: the file
  * @id: the context id
  *
- * Context: process.
+ * The table is read under RCU, without its lock: a context being
+ * destroyed is either still found with its table's reference, or its
+ * count is zero and it is not taken (its memory lasts a grace period).
+ *
+ * Context: any.
  * Return: the context or NULL.
  */
 struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id)
 {
 	struct tempo_ctx *ctx;
 
-	xa_lock(&tfile->contexts);
+	rcu_read_lock();
 	ctx = xa_load(&tfile->contexts, id);
-	if (ctx)
-		kref_get(&ctx->refcount);
-	xa_unlock(&tfile->contexts);
+	if (ctx && !kref_get_unless_zero(&ctx->refcount))
+		ctx = NULL;
+	rcu_read_unlock();
 	return ctx;
 }
 

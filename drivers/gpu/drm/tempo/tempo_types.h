@@ -405,6 +405,8 @@ struct tempo_ctx_state {
  *	last updated, or %DRM_TEMPO_PRIORITY_UNSET
  * @state: shared with the context's jobs
  * @reset_base: the device's reset count when the context was created
+ * @rcu: frees it after a grace period: lookups walk the file's table
+ *	under RCU only
  * @num_slots: entries in @slots
  * @slots: the engine map
  */
@@ -417,6 +419,7 @@ struct tempo_ctx {
 	s32 file_override;
 	struct tempo_ctx_state *state;
 	u32 reset_base;
+	struct rcu_head rcu;
 	u32 num_slots;
 	struct tempo_slot slots[] __counted_by(num_slots);
 };
