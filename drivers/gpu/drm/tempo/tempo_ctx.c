@@ -151,19 +151,6 @@ struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 	return p;
 }
 
-/**
- * tempo_ctx_state_get() - reference a context's state
- * @state: the state
- *
- * Context: any.
- * Return: @state.
- */
-struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state)
-{
-	kref_get(&state->refcount);
-	return state;
-}
-
 static void ctx_state_release(struct kref *kref)
 {
 	struct tempo_ctx_state *state =
@@ -183,38 +170,6 @@ void tempo_ctx_state_put(struct tempo_ctx_state *state)
 {
 	if (state)
 		kref_put(&state->refcount, ctx_state_release);
-}
-
-/**
- * tempo_ctx_banned() - whether a context may no longer submit
- * @ctx: the context
- *
- * A context is banned once one of its jobs failed on the hardware.
- *
- * Context: any.
- * Return: true when banned.
- */
-bool tempo_ctx_banned(const struct tempo_ctx *ctx)
-{
-	return atomic_read(&ctx->state->guilty);
-}
-
-/**
- * tempo_ctx_priority() - the priority a context runs at
- * @ctx: the context
- *
- * Context: any.
- * Return: its override, else its file's override, else its own priority.
- */
-s32 tempo_ctx_priority(const struct tempo_ctx *ctx)
-{
-	s32 override = READ_ONCE(ctx->override);
-
-	if (override == DRM_TEMPO_PRIORITY_UNSET)
-		override = READ_ONCE(ctx->file_override);
-	if (override != DRM_TEMPO_PRIORITY_UNSET)
-		return override;
-	return READ_ONCE(ctx->priority);
 }
 
 static void ctx_free(struct tempo_ctx *ctx)

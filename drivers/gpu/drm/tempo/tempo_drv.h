@@ -110,6 +110,56 @@ struct tempo_mapping *tempo_vm_unmap_kunit(struct tempo_vm *vm, u64 va,
 					   u64 size);
 #endif
 
+/*
+ * Context accessors of the exec path, inline: it calls them once per job.
+ */
+
+/**
+ * tempo_ctx_state_get() - reference a context's state
+ * @state: the state
+ *
+ * Context: any.
+ * Return: @state.
+ */
+static inline struct tempo_ctx_state *
+tempo_ctx_state_get(struct tempo_ctx_state *state)
+{
+	kref_get(&state->refcount);
+	return state;
+}
+
+/**
+ * tempo_ctx_banned() - whether a context may no longer submit
+ * @ctx: the context
+ *
+ * A context is banned once one of its jobs failed on the hardware.
+ *
+ * Context: any.
+ * Return: true when banned.
+ */
+static inline bool tempo_ctx_banned(const struct tempo_ctx *ctx)
+{
+	return atomic_read(&ctx->state->guilty);
+}
+
+/**
+ * tempo_ctx_priority() - the priority a context runs at
+ * @ctx: the context
+ *
+ * Context: any.
+ * Return: its override, else its file's override, else its own priority.
+ */
+static inline s32 tempo_ctx_priority(const struct tempo_ctx *ctx)
+{
+	s32 override = READ_ONCE(ctx->override);
+
+	if (override == DRM_TEMPO_PRIORITY_UNSET)
+		override = READ_ONCE(ctx->file_override);
+	if (override != DRM_TEMPO_PRIORITY_UNSET)
+		return override;
+	return READ_ONCE(ctx->priority);
+}
+
 /* tempo_ctx.c */
 int tempo_priority_check(struct tempo_device *tdev, struct drm_file *file,
 			 s64 priority);
@@ -117,10 +167,7 @@ s32 tempo_priority_ceiling(struct drm_file *file);
 struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 				     s32 priority);
 struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id);
-struct tempo_ctx_state *tempo_ctx_state_get(struct tempo_ctx_state *state);
 void tempo_ctx_state_put(struct tempo_ctx_state *state);
-bool tempo_ctx_banned(const struct tempo_ctx *ctx);
-s32 tempo_ctx_priority(const struct tempo_ctx *ctx);
 void tempo_ctx_put(struct tempo_ctx *ctx);
 struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
 					  struct tempo_slot *slot);
@@ -171,7 +218,8 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		   struct drm_sched_entity *entity, struct drm_file *file);
 int tempo_job_add_dependency(struct tempo_job *job, struct dma_fence *fence);
 struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
-				 struct tempo_slot *slot, u32 ctx_id);
+				 struct tempo_slot *slot, u32 ctx_id,
+				 bool want_fence);
 void tempo_job_discard(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
 u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,

@@ -231,6 +231,8 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
 	struct dma_fence *fence;
 	unsigned long i;
 
+	if (xa_empty(&job->base.dependencies))
+		return;
 	xa_for_each(&job->base.dependencies, i, fence)
 		tempo_sched_promote(tdev, fence, priority);
 }
@@ -241,6 +243,7 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  * @ctx: its context
  * @slot: the slot of @ctx it was initialised for
  * @ctx_id: the context's id, for the trace
+ * @want_fence: whether the caller publishes the job's finished fence
  *
  * Under the context's lock: a gang is ordered after the slot's previous
  * one, a balanced slot is pointed at its least-loaded sibling, then the
@@ -249,16 +252,19 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  * scheduler.
  *
  * Context: process; takes the context's lock.
- * Return: a reference to the job's finished fence, or an ERR_PTR() when
- * nothing was pushed.
+ * Return: a reference to the job's finished fence (NULL unless
+ * @want_fence), or an ERR_PTR() when nothing was pushed.
  */
 struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
-				 struct tempo_slot *slot, u32 ctx_id)
+				 struct tempo_slot *slot, u32 ctx_id,
+				 bool want_fence)
 {
-	struct dma_fence *fence;
+	struct dma_fence *fence = NULL;
+	s32 priority;
 	int ret;
 
 	mutex_lock(&ctx->lock);
+	priority = tempo_ctx_priority(ctx);
 	ret = job_order_gang(job, slot);
 	if (ret) {
 		mutex_unlock(&ctx->lock);
@@ -266,13 +272,14 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 	}
 	tempo_map_balance(ctx->tdev, slot, job->prio.high);
 	drm_sched_job_arm(&job->base);
-	job_promote_deps(job, ctx->tdev, tempo_ctx_priority(ctx));
-	fence = dma_fence_get(&job->base.s_fence->finished);
+	job_promote_deps(job, ctx->tdev, priority);
+	if (want_fence)
+		fence = dma_fence_get(&job->base.s_fence->finished);
 	atomic_inc(&job->state->in_flight);
 	atomic_inc(&job->state->queued);
 	job->dequeued = false;
 	trace_tempo_job_queued(&job->base, ctx_id, slot - ctx->slots,
-			       tempo_ctx_priority(ctx));
+			       priority);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&ctx->lock);
 	return fence;

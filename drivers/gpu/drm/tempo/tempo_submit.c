@@ -100,6 +100,8 @@ static int submit_check_args(struct tempo_submit *s)
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(s->tdev, args->pad))
 		return -EINVAL;
+	if (!args->extensions)
+		return 0;
 	/* No extension is defined for exec: any one is -EINVAL. */
 	ret = tempo_ext_read(s->tdev, args->extensions, NULL, 0, &exts);
 	tempo_ext_free(&exts);
@@ -164,16 +166,31 @@ static int check_syncs(struct tempo_device *tdev,
 	return 0;
 }
 
+/*
+ * A slot of one batch, the usual one, reads its address with get_user():
+ * cheaper than copy_from_user() and its check of the destination.
+ */
+static int copy_batches(struct tempo_submit *s)
+{
+	const struct drm_tempo_exec *args = s->args;
+	u64 __user *batches = u64_to_user_ptr(args->batches);
+	size_t size = args->num_batches * sizeof(s->batches[0]);
+
+	if (args->num_batches == 1)
+		return get_user(s->batches[0], batches);
+	return copy_from_user(s->batches, batches, size) ? -EFAULT : 0;
+}
+
 /* Copy every array first: an unreadable one wins over bad contents. */
 static int submit_copy_in(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
-	void __user *batches = u64_to_user_ptr(args->batches);
-	size_t size = args->num_batches * sizeof(s->batches[0]);
 	int ret;
 
-	if (TEMPO_IOCTL_DBG(s->tdev, copy_from_user(s->batches, batches, size)))
+	if (TEMPO_IOCTL_DBG(s->tdev, copy_batches(s)))
 		return -EFAULT;
+	if (!args->num_in_syncs && !args->num_out_syncs)
+		return 0;
 	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs,
 			 s->in_inline, &s->in);
 	if (!ret)
@@ -277,9 +294,12 @@ static int submit_lock_resv(struct tempo_submit *s)
 /* Point of no return once armed: nothing fails after that. */
 static struct dma_fence *submit_push(struct tempo_submit *s)
 {
+	/* Without out-syncs, sync_file or private buffers, no one needs it. */
+	bool publish = s->args->num_out_syncs || s->out_fd >= 0 || s->resv;
 	struct dma_fence *fence;
 
-	fence = tempo_job_push(s->job, s->ctx, s->slot, s->args->ctx_id);
+	fence = tempo_job_push(s->job, s->ctx, s->slot, s->args->ctx_id,
+			       publish);
 	if (IS_ERR(fence))
 		return fence;
 	s->job = NULL;
@@ -356,27 +376,19 @@ static void submit_fini(struct tempo_submit *s)
 
 /*
  * The steps before the point of no return, in order; submit_fini()
- * releases what they took.
+ * releases what they took. Called directly, not through a table, so that
+ * the compiler can inline them: indirect calls are dear with retpolines.
  */
-static int (*const submit_steps[])(struct tempo_submit *s) = {
-	submit_check_args,
-	submit_lookup,
-	submit_copy_in,
-	submit_job_init,
-	submit_add_deps,
-	submit_get_out_syncs,
-	submit_reserve_fd,
-	submit_lock_resv,
-};
-
 static int submit_prepare(struct tempo_submit *s)
 {
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < ARRAY_SIZE(submit_steps); i++)
-		ret = submit_steps[i](s);
-	return ret;
+	return submit_check_args(s) ?:
+	       submit_lookup(s) ?:
+	       submit_copy_in(s) ?:
+	       submit_job_init(s) ?:
+	       submit_add_deps(s) ?:
+	       submit_get_out_syncs(s) ?:
+	       submit_reserve_fd(s) ?:
+	       submit_lock_resv(s);
 }
 
 /**
