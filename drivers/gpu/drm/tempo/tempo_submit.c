@@ -51,21 +51,37 @@
 #define TEMPO_SUBMIT_INLINE_SYNCS	4
 
 /**
+ * struct tempo_submit_room - an exec's arrays that fit on its stack
+ * @batches: GPU addresses of the batches, one per batch of the slot
+ * @in: room for a few in-syncs
+ * @out: room for a few out-syncs
+ * @out_syncobjs: room for the syncobjs of a few out-syncs
+ * @chains: room for the chain nodes of a few out-syncs
+ *
+ * Left uninitialised (the kernel may clear every stack variable on entry,
+ * which under emulation costs an iteration per word): each array is
+ * written before it is read, up to the counts the exec uses.
+ */
+struct tempo_submit_room {
+	u64 batches[TEMPO_MAX_BATCHES];
+	struct drm_tempo_sync in[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct drm_tempo_sync out[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct drm_syncobj *out_syncobjs[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct dma_fence_chain *chains[TEMPO_SUBMIT_INLINE_SYNCS];
+};
+
+/**
  * struct tempo_submit - what one exec acquires
  * @tdev: the device
  * @file: the caller
  * @args: the ioctl arguments
  * @ctx: the context, referenced
  * @slot: the slot of @ctx
- * @batches: GPU addresses of the batches, one per batch of the slot
- * @in: the in-syncs, copied (into @in_inline when they fit)
- * @out: the out-syncs, copied (into @out_inline when they fit)
+ * @room: where small arrays go instead of the heap
+ * @in: the in-syncs, copied (into @room when they fit)
+ * @out: the out-syncs, copied (into @room when they fit)
  * @out_syncobjs: the syncobjs of @out, referenced
  * @chains: chain nodes of the timeline points of @out
- * @in_inline: room for a few in-syncs
- * @out_inline: room for a few out-syncs
- * @out_syncobjs_inline: room for the syncobjs of a few out-syncs
- * @chains_inline: room for the chain nodes of a few out-syncs
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
  * @resv: the address space's reservation object, locked, until pushed
@@ -76,36 +92,39 @@ struct tempo_submit {
 	struct drm_tempo_exec *args;
 	struct tempo_ctx *ctx;
 	struct tempo_slot *slot;
-	u64 batches[TEMPO_MAX_BATCHES];
+	struct tempo_submit_room *room;
 	struct drm_tempo_sync *in;
 	struct drm_tempo_sync *out;
 	struct drm_syncobj **out_syncobjs;
 	struct dma_fence_chain **chains;
-	struct drm_tempo_sync in_inline[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct drm_tempo_sync out_inline[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct drm_syncobj *out_syncobjs_inline[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct dma_fence_chain *chains_inline[TEMPO_SUBMIT_INLINE_SYNCS];
 	struct tempo_job *job;
 	int out_fd;
 	struct dma_resv *resv;
 };
 
+/*
+ * No extension is defined for exec: any one is -EINVAL. Out of line, so
+ * that an exec without extensions does not clear the chain on its stack.
+ */
+static noinline int submit_check_exts(struct tempo_submit *s)
+{
+	struct tempo_ext_chain exts;
+	int ret;
+
+	ret = tempo_ext_read(s->tdev, s->args->extensions, NULL, 0, &exts);
+	tempo_ext_free(&exts);
+	return ret;
+}
+
 static int submit_check_args(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
-	struct tempo_ext_chain exts;
-	int ret;
 
 	if (TEMPO_IOCTL_DBG(s->tdev, args->flags & ~DRM_TEMPO_EXEC_FLAGS))
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(s->tdev, args->pad))
 		return -EINVAL;
-	if (!args->extensions)
-		return 0;
-	/* No extension is defined for exec: any one is -EINVAL. */
-	ret = tempo_ext_read(s->tdev, args->extensions, NULL, 0, &exts);
-	tempo_ext_free(&exts);
-	return ret;
+	return args->extensions ? submit_check_exts(s) : 0;
 }
 
 static int submit_lookup(struct tempo_submit *s)
@@ -174,11 +193,11 @@ static int copy_batches(struct tempo_submit *s)
 {
 	const struct drm_tempo_exec *args = s->args;
 	u64 __user *batches = u64_to_user_ptr(args->batches);
-	size_t size = args->num_batches * sizeof(s->batches[0]);
+	size_t size = args->num_batches * sizeof(s->room->batches[0]);
 
 	if (args->num_batches == 1)
-		return get_user(s->batches[0], batches);
-	return copy_from_user(s->batches, batches, size) ? -EFAULT : 0;
+		return get_user(s->room->batches[0], batches);
+	return copy_from_user(s->room->batches, batches, size) ? -EFAULT : 0;
 }
 
 /* Copy every array first: an unreadable one wins over bad contents. */
@@ -192,10 +211,10 @@ static int submit_copy_in(struct tempo_submit *s)
 	if (!args->num_in_syncs && !args->num_out_syncs)
 		return 0;
 	ret = copy_syncs(s->tdev, args->in_syncs, args->num_in_syncs,
-			 s->in_inline, &s->in);
+			 s->room->in, &s->in);
 	if (!ret)
 		ret = copy_syncs(s->tdev, args->out_syncs, args->num_out_syncs,
-				 s->out_inline, &s->out);
+				 s->room->out, &s->out);
 	if (!ret)
 		ret = check_syncs(s->tdev, s->in, args->num_in_syncs);
 	if (!ret)
@@ -212,7 +231,7 @@ static int submit_job_init(struct tempo_submit *s)
 	entity = tempo_ctx_entity(s->ctx, s->slot);
 	if (IS_ERR(entity))
 		return PTR_ERR(entity);
-	job = tempo_job_alloc(tfile->usage, tfile->vm, s->slot, s->batches);
+	job = tempo_job_alloc(tfile->usage, tfile->vm, s->slot, s->room->batches);
 	if (TEMPO_IOCTL_DBG(s->tdev, PTR_ERR_OR_ZERO(job) == -EAGAIN))
 		return -EAGAIN;
 	if (IS_ERR(job))
@@ -246,8 +265,10 @@ static int submit_get_out_syncs(struct tempo_submit *s)
 	if (!n)
 		return 0;
 	if (n <= TEMPO_SUBMIT_INLINE_SYNCS) {
-		s->out_syncobjs = s->out_syncobjs_inline;
-		s->chains = s->chains_inline;
+		s->out_syncobjs = s->room->out_syncobjs;
+		s->chains = s->room->chains;
+		memset(s->out_syncobjs, 0, n * sizeof(*s->out_syncobjs));
+		memset(s->chains, 0, n * sizeof(*s->chains));
 	} else {
 		s->out_syncobjs = kcalloc(n, sizeof(*s->out_syncobjs),
 					  GFP_KERNEL_ACCOUNT);
@@ -344,10 +365,13 @@ static int submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
 	return 0;
 }
 
-/* Free an array unless it is the submission's inline one. */
+/*
+ * Free an array unless it is in the submission's room. Most execs have no
+ * array at all: no call to kfree() for them.
+ */
 static void free_unless_inline(const void *array, const void *inline_array)
 {
-	if (array != inline_array)
+	if (array && array != inline_array)
 		kfree(array);
 }
 
@@ -364,12 +388,12 @@ static void submit_fini(struct tempo_submit *s)
 			drm_syncobj_put(s->out_syncobjs[i]);
 		dma_fence_chain_free(s->chains[i]);
 	}
-	free_unless_inline(s->chains, s->chains_inline);
-	free_unless_inline(s->out_syncobjs, s->out_syncobjs_inline);
+	free_unless_inline(s->chains, s->room->chains);
+	free_unless_inline(s->out_syncobjs, s->room->out_syncobjs);
 	if (s->job)
 		tempo_job_discard(s->job);
-	free_unless_inline(s->in, s->in_inline);
-	free_unless_inline(s->out, s->out_inline);
+	free_unless_inline(s->in, s->room->in);
+	free_unless_inline(s->out, s->room->out);
 	if (s->ctx)
 		tempo_ctx_put(s->ctx);
 }
@@ -402,10 +426,12 @@ static int submit_prepare(struct tempo_submit *s)
  */
 int tempo_ioctl_exec(struct drm_device *dev, void *data, struct drm_file *file)
 {
+	struct tempo_submit_room room __uninitialized;
 	struct tempo_submit s = {
 		.tdev = to_tempo_device(dev),
 		.file = file,
 		.args = data,
+		.room = &room,
 		.out_fd = -1,
 	};
 	struct dma_fence *fence;
