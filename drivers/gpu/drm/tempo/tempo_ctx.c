@@ -217,16 +217,23 @@ void tempo_ctx_put(struct tempo_ctx *ctx)
  * The table is read under RCU, without its lock: a context being
  * destroyed is either still found with its table's reference, or its
  * count is zero and it is not taken (its memory lasts a grace period).
+ * One RCU section covers both the walk and the reference (xa_load()
+ * would open its own).
  *
  * Context: any.
  * Return: the context or NULL.
  */
 struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id)
 {
+	XA_STATE(xas, &tfile->contexts, id);
 	struct tempo_ctx *ctx;
 
 	rcu_read_lock();
-	ctx = xa_load(&tfile->contexts, id);
+	do {
+		ctx = xas_load(&xas);
+		if (xa_is_zero(ctx))
+			ctx = NULL;
+	} while (xas_retry(&xas, ctx));
 	if (ctx && !kref_get_unless_zero(&ctx->refcount))
 		ctx = NULL;
 	rcu_read_unlock();
@@ -438,19 +445,19 @@ int tempo_ioctl_ctx_destroy(struct drm_device *dev, void *data,
 }
 
 /**
- * tempo_ctx_entity() - the scheduler entity of a context's slot
+ * tempo_ctx_entity_create() - create the scheduler entity of a slot
  * @ctx: the context
- * @slot: one of its slots
+ * @slot: one of its slots, which may have an entity by now
  *
- * Entities are created by the first exec on their slot, at the context's
- * priority of the moment, and published complete: later execs find them
- * without the context's lock.
+ * The slow path of tempo_ctx_entity(): the first exec on a slot creates
+ * its entity, at the context's priority of the moment, and publishes it
+ * complete.
  *
- * Context: process; takes the context's lock to create the entity.
+ * Context: process; takes the context's lock.
  * Return: the entity, or an ERR_PTR().
  */
-struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
-					  struct tempo_slot *slot)
+struct drm_sched_entity *tempo_ctx_entity_create(struct tempo_ctx *ctx,
+						 struct tempo_slot *slot)
 {
 	struct drm_sched_entity *entity;
 	struct drm_gpu_scheduler **list;
@@ -458,10 +465,6 @@ struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
 	u32 n;
 	int ret;
 
-	/* Pairs with the release below: an entity seen is initialised. */
-	entity = smp_load_acquire(&slot->entity);
-	if (entity)
-		return entity;
 	mutex_lock(&ctx->lock);
 	entity = slot->entity;
 	if (entity)
@@ -481,7 +484,7 @@ struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
 		entity = ERR_PTR(ret);
 		goto out;
 	}
-	/* Publish it initialised: pairs with the acquire above. */
+	/* Publish it initialised: pairs with tempo_ctx_entity()'s acquire. */
 	smp_store_release(&slot->entity, entity);
 out:
 	mutex_unlock(&ctx->lock);

@@ -97,7 +97,6 @@ void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write);
 struct tempo_vm_resv *tempo_vm_resv_get_bo(struct tempo_vm *vm,
 					   struct drm_gem_object *obj);
 void tempo_vm_resv_put_bo(struct tempo_vm_resv *r);
-struct dma_resv *tempo_vm_jobs_resv(struct tempo_vm *vm);
 int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file);
 int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,
@@ -111,8 +110,21 @@ struct tempo_mapping *tempo_vm_unmap_kunit(struct tempo_vm *vm, u64 va,
 #endif
 
 /*
- * Context accessors of the exec path, inline: it calls them once per job.
+ * Accessors of the exec path, inline: it calls them once per job.
  */
+
+/**
+ * tempo_vm_jobs_resv() - where an exec adds its job's fence
+ * @vm: the address space of the job
+ *
+ * Context: any.
+ * Return: the address space's reservation object, or NULL when it has no
+ * private buffer, so that an exec takes no lock for nothing.
+ */
+static inline struct dma_resv *tempo_vm_jobs_resv(struct tempo_vm *vm)
+{
+	return atomic_read(&vm->resv->num_bos) ? &vm->resv->resv : NULL;
+}
 
 /**
  * tempo_ctx_state_get() - reference a context's state
@@ -169,8 +181,8 @@ struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 struct tempo_ctx *tempo_ctx_lookup(struct tempo_file *tfile, u32 id);
 void tempo_ctx_state_put(struct tempo_ctx_state *state);
 void tempo_ctx_put(struct tempo_ctx *ctx);
-struct drm_sched_entity *tempo_ctx_entity(struct tempo_ctx *ctx,
-					  struct tempo_slot *slot);
+struct drm_sched_entity *tempo_ctx_entity_create(struct tempo_ctx *ctx,
+						 struct tempo_slot *slot);
 void tempo_ctx_destroy_all(struct tempo_file *tfile);
 int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 			   struct drm_file *file);
@@ -182,6 +194,26 @@ int tempo_ioctl_ctx_set_param(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 int tempo_ioctl_sched(struct drm_device *dev, void *data,
 		      struct drm_file *file);
+
+/**
+ * tempo_ctx_entity() - the scheduler entity of a context's slot
+ * @ctx: the context
+ * @slot: one of its slots
+ *
+ * Entities are created by the first exec on their slot and published
+ * complete: later execs find them without the context's lock.
+ *
+ * Context: process; takes the context's lock to create the entity.
+ * Return: the entity, or an ERR_PTR().
+ */
+static inline struct drm_sched_entity *
+tempo_ctx_entity(struct tempo_ctx *ctx, struct tempo_slot *slot)
+{
+	/* Pairs with the release that publishes it: it is initialised. */
+	struct drm_sched_entity *entity = smp_load_acquire(&slot->entity);
+
+	return entity ?: tempo_ctx_entity_create(ctx, slot);
+}
 
 /* tempo_map.c */
 int tempo_map_resolve(struct tempo_device *tdev, struct tempo_ctx *ctx,

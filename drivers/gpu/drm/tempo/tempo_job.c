@@ -270,7 +270,8 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 		mutex_unlock(&ctx->lock);
 		return ERR_PTR(ret);
 	}
-	tempo_map_balance(ctx->tdev, slot, job->prio.high);
+	if (slot->kind == TEMPO_SLOT_BALANCED)
+		tempo_map_balance(ctx->tdev, slot, job->prio.high);
 	drm_sched_job_arm(&job->base);
 	job_promote_deps(job, ctx->tdev, priority);
 	if (want_fence)

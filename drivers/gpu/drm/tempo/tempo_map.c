@@ -319,7 +319,7 @@ int tempo_map_check_complete(struct tempo_device *tdev,
 /**
  * tempo_map_balance() - point a balanced slot at its least-loaded sibling
  * @tdev: the device
- * @slot: a slot of any kind; only balanced slots change
+ * @slot: a balanced slot
  * @high: the job to come runs above normal priority
  *
  * drm_sched picks among the schedulers of the slot's entity by their own
@@ -337,8 +337,6 @@ void tempo_map_balance(struct tempo_device *tdev, struct tempo_slot *slot,
 	u32 n = slot->num_siblings, start, k, best_load = U32_MAX;
 	struct tempo_engine_desc *best = NULL;
 
-	if (slot->kind != TEMPO_SLOT_BALANCED)
-		return;
 	start = get_random_u32_below(n);
 	for (k = 0; k < n; k++) {
 		struct tempo_engine_desc *e = slot->siblings[(start + k) % n];

@@ -192,19 +192,6 @@ void tempo_vm_resv_put_bo(struct tempo_vm_resv *r)
 	kref_put(&r->refcount, vm_resv_release);
 }
 
-/**
- * tempo_vm_jobs_resv() - where an exec adds its job's fence
- * @vm: the address space of the job
- *
- * Context: any.
- * Return: the address space's reservation object, or NULL when it has no
- * private buffer, so that an exec takes no lock for nothing.
- */
-struct dma_resv *tempo_vm_jobs_resv(struct tempo_vm *vm)
-{
-	return atomic_read(&vm->resv->num_bos) ? &vm->resv->resv : NULL;
-}
-
 static void mapping_free(struct tempo_mapping *m)
 {
 	struct iosys_map map = IOSYS_MAP_INIT_VADDR(m->vaddr);
