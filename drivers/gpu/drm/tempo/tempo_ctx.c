@@ -156,6 +156,7 @@ static void ctx_state_release(struct kref *kref)
 	struct tempo_ctx_state *state =
 		container_of(kref, struct tempo_ctx_state, refcount);
 
+	tempo_vm_put(state->vm);
 	tempo_usage_put(state->usage);
 	kfree(state);
 }
@@ -164,7 +165,8 @@ static void ctx_state_release(struct kref *kref)
  * tempo_ctx_state_put() - drop a reference on a context's state
  * @state: the state, or NULL
  *
- * Context: any.
+ * Context: process; the last reference may drop the file's address space,
+ * which may sleep.
  */
 void tempo_ctx_state_put(struct tempo_ctx_state *state)
 {
@@ -295,6 +297,7 @@ static struct tempo_ctx_state *ctx_state_create(struct tempo_file *tfile)
 	kref_init(&state->refcount);
 	init_waitqueue_head(&state->idle_wq);
 	state->usage = tempo_usage_get(tfile->usage);
+	state->vm = tempo_vm_get(tfile->vm);
 	return state;
 }
 

@@ -70,11 +70,16 @@ static bool job_count_in(struct tempo_usage *usage)
 	return true;
 }
 
-/* The last thing a job does: teardown may go on once it is counted out. */
-static void job_count_out(struct tempo_usage *usage)
+/*
+ * The last thing a job does, with what references its file's usage and
+ * address space for it (its context's state, or the exec's file): teardown
+ * may go on once it is counted out.
+ */
+static void job_count_out(struct tempo_usage *usage,
+			  struct tempo_ctx_state *state)
 {
 	atomic_dec(&usage->jobs);
-	tempo_usage_put(usage);
+	tempo_ctx_state_put(state);
 	if (atomic_dec_and_test(&jobs_alive))
 		wake_up_all(&jobs_wq);
 }
@@ -102,13 +107,14 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 
 /**
  * tempo_job_alloc() - allocate a job and its hardware fence
- * @usage: the submitting file's usage, which counts its jobs in flight;
- *	referenced by the job
- * @vm: address space of the job, referenced by the job
+ * @usage: the submitting file's usage, which counts its jobs in flight
+ * @vm: the submitting file's address space, the job's
  * @slot: the slot it is for
  * @batches: GPU addresses of its batches, @slot->width of them
  *
- * Everything is charged to the caller's memory cgroup.
+ * Everything is charged to the caller's memory cgroup. The job takes no
+ * reference on @usage and @vm: the submitting file holds them until
+ * tempo_job_init() references the context's state, which holds them.
  *
  * Context: process; may sleep.
  * Return: the job, ERR_PTR(-EAGAIN) when the file already has
@@ -124,7 +130,6 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 	BUILD_BUG_ON(TEMPO_MAX_BATCHES > TEMPO_HW_MAX_WIDTH);
 	if (!job_count_in(usage))
 		return ERR_PTR(-EAGAIN);
-	tempo_usage_get(usage);
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		goto err_count;
@@ -134,21 +139,20 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 	job->hw.fence = tempo_hw_fence_alloc();
 	if (!job->hw.fence)
 		goto err_free;
-	job->vm = tempo_vm_get(vm);
+	job->vm = vm;
 	job->mmu.ops = &tempo_job_mmu_ops;
 	job->hw.mmu = &job->mmu;
 	job->hw.batch_va = batches[0];
 	if (slot->kind == TEMPO_SLOT_PARALLEL && gang_alloc(job, slot, batches))
-		goto err_put;
+		goto err_fence;
 	return job;
 
-err_put:
-	tempo_vm_put(job->vm);
+err_fence:
 	tempo_hw_fence_free(job->hw.fence);
 err_free:
 	kfree(job);
 err_count:
-	job_count_out(usage);
+	job_count_out(usage, NULL);
 	return ERR_PTR(-ENOMEM);
 }
 
@@ -419,6 +423,7 @@ void tempo_job_free(struct tempo_job *job)
 {
 	struct dma_fence *fence = &job->hw.fence->base;
 	struct tempo_usage *usage = job->usage;
+	struct tempo_ctx_state *state = job->state;
 
 	tempo_job_dequeued(job);
 	if (job->gang && job->fence_inited && !job->submitted)
@@ -427,11 +432,9 @@ void tempo_job_free(struct tempo_job *job)
 		dma_fence_put(fence);
 	else
 		tempo_hw_fence_free(job->hw.fence);
-	tempo_ctx_state_put(job->state);
-	tempo_vm_put(job->vm);
 	kfree(job->gang);
 	kfree(job);
-	job_count_out(usage);
+	job_count_out(usage, state);
 }
 
 /**

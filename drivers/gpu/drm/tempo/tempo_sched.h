@@ -29,8 +29,10 @@ struct tempo_gang_job {
  * @base: the scheduler job
  * @hw: what is written in the HQD ring
  * @mmu: the job's address space as the hardware walks it (@vm's)
- * @usage: its file's usage, referenced; counts it in flight
- * @vm: the address space, referenced
+ * @usage: its file's usage, which counts it in flight; @state references
+ *	it (the exec's file until @state is set)
+ * @vm: the address space; @state references it (the exec's file until
+ *	@state is set)
  * @state: its context's state, referenced
  * @prio: its priority as the context had it at exec, which placed it;
  *	it runs at &tempo_ctx_state.priority

@@ -377,6 +377,7 @@ struct tempo_usage {
  * @guilty: a job of the context failed on the hardware; set from the
  *	hardware fence's signalling path, read by exec
  * @usage: the file's engine usage, referenced
+ * @vm: the file's address space, referenced: its jobs run in it
  * @in_flight: jobs pushed to the scheduler and not freed yet, for debugfs
  * @queued: jobs pushed to the scheduler that run_job has not taken yet
  * @idle_wq: woken when @queued drops to zero
@@ -387,6 +388,7 @@ struct tempo_ctx_state {
 	struct kref refcount;
 	atomic_t guilty;
 	struct tempo_usage *usage;
+	struct tempo_vm *vm;
 	atomic_t in_flight;
 	atomic_t queued;
 	wait_queue_head_t idle_wq;
