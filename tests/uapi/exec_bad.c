@@ -317,6 +317,27 @@ BAD(unknown_second_out_syncobj_fails_enoent, ENOENT)
 	b->x.num_out_syncs = 2;
 }
 
+/*
+ * The exec releases what it looked up before the unknown handle (a
+ * syncobj and a chain node for the timeline point) and nothing past it:
+ * four out-syncs fit the exec's stack, eight do not.
+ */
+BAD(unknown_second_of_four_out_syncobjs_fails_enoent, ENOENT)
+{
+	b->outs[0] = (struct drm_tempo_sync){ .handle = b->timeline,
+					      .point = 1000 };
+	b->outs[1].handle = b->out + 1000;
+	b->x.num_out_syncs = 4;
+}
+
+BAD(unknown_second_of_eight_out_syncobjs_fails_enoent, ENOENT)
+{
+	b->outs[0] = (struct drm_tempo_sync){ .handle = b->timeline,
+					      .point = 1000 };
+	b->outs[1].handle = b->out + 1000;
+	b->x.num_out_syncs = 8;
+}
+
 BAD(in_syncobj_without_fence_fails_enoent, ENOENT)
 {
 	b->ins[0] = (struct drm_tempo_sync){ .handle = b->nofence };
