@@ -60,6 +60,16 @@ static int cus_show(struct seq_file *m, void *data)
 	return 0;
 }
 
+/*
+ * Jobs in flight: every job references its context's state, beside the
+ * context, from its initialisation at exec to its free (one being pushed
+ * at that moment included).
+ */
+static unsigned int ctx_jobs_in_flight(const struct tempo_ctx *ctx)
+{
+	return kref_read(&ctx->state->refcount) - 1;
+}
+
 static void file_contexts_show(struct seq_file *m, struct drm_file *file)
 {
 	struct tempo_file *tfile = to_tempo_file(file);
@@ -71,10 +81,10 @@ static void file_contexts_show(struct seq_file *m, struct drm_file *file)
 	/* Held, the lock keeps CTX_DESTROY from dropping a context. */
 	xa_lock(&tfile->contexts);
 	xa_for_each(&tfile->contexts, id, ctx)
-		seq_printf(m, "%llu %d %lu %d %d %d %d\n", tfile->client_id, pid,
+		seq_printf(m, "%llu %d %lu %d %d %d %u\n", tfile->client_id, pid,
 			   id, READ_ONCE(ctx->priority), tempo_ctx_priority(ctx),
 			   tempo_ctx_banned(ctx),
-			   atomic_read(&ctx->state->in_flight));
+			   ctx_jobs_in_flight(ctx));
 	xa_unlock(&tfile->contexts);
 }
 

@@ -280,7 +280,6 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 	job_promote_deps(job, ctx->tdev, priority);
 	if (want_fence)
 		fence = dma_fence_get(&job->base.s_fence->finished);
-	atomic_inc(&job->state->in_flight);
 	atomic_inc(&job->state->queued);
 	job->dequeued = false;
 	trace_tempo_job_queued(&job->base, ctx_id, slot - ctx->slots,

@@ -567,7 +567,6 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 	if (!job->dequeued)
 		atomic_dec_if_positive(sched_job->sched->score);
 	tempo_job_account(job);
-	atomic_dec(&job->state->in_flight);
 	drm_sched_job_cleanup(sched_job);
 	tempo_job_free(job);
 }

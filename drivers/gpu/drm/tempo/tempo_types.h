@@ -373,12 +373,12 @@ struct tempo_usage {
 
 /**
  * struct tempo_ctx_state - what a context's jobs report back to it
- * @refcount: held by the context and by each of its jobs
+ * @refcount: held by the context and by each of its jobs, from
+ *	tempo_job_init() to its free: debugfs shows it as the jobs in flight
  * @guilty: a job of the context failed on the hardware; set from the
  *	hardware fence's signalling path, read by exec
  * @usage: the file's engine usage, referenced
  * @vm: the file's address space, referenced: its jobs run in it
- * @in_flight: jobs pushed to the scheduler and not freed yet, for debugfs
  * @queued: jobs pushed to the scheduler that run_job has not taken yet
  * @idle_wq: woken when @queued drops to zero
  * @priority: the context's priority now (tempo_ctx_priority()), which its
@@ -389,7 +389,6 @@ struct tempo_ctx_state {
 	atomic_t guilty;
 	struct tempo_usage *usage;
 	struct tempo_vm *vm;
-	atomic_t in_flight;
 	atomic_t queued;
 	wait_queue_head_t idle_wq;
 	s32 priority;
