@@ -106,7 +106,7 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 }
 
 /**
- * tempo_job_alloc() - allocate a job and its hardware fence
+ * tempo_job_alloc() - allocate a job, its hardware fence embedded
  * @usage: the submitting file's usage, which counts its jobs in flight
  * @vm: the submitting file's address space, the job's
  * @slot: the slot it is for
@@ -136,19 +136,15 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 	job->usage = usage;
 	job->dequeued = true;	/* until pushed */
 	INIT_LIST_HEAD(&job->ring_link);
-	job->hw.fence = tempo_hw_fence_alloc();
-	if (!job->hw.fence)
-		goto err_free;
+	job->hw.fence = &job->fence;
 	job->vm = vm;
 	job->mmu.ops = &tempo_job_mmu_ops;
 	job->hw.mmu = &job->mmu;
 	job->hw.batch_va = batches[0];
 	if (slot->kind == TEMPO_SLOT_PARALLEL && gang_alloc(job, slot, batches))
-		goto err_fence;
+		goto err_free;
 	return job;
 
-err_fence:
-	tempo_hw_fence_free(job->hw.fence);
 err_free:
 	kfree(job);
 err_count:
@@ -413,26 +409,25 @@ u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
  * tempo_job_free() - free a job
  * @job: the job; if it was initialised, drm_sched_job_cleanup() was called
  *
- * The hardware fence is freed here if the job never reached the hardware,
- * else its last reference frees it.
+ * The job's memory is freed here if its hardware fence was never
+ * initialised, else by the fence's last reference, possibly this one:
+ * the job is not to be touched afterwards either way.
  *
  * Context: process.
  */
 void tempo_job_free(struct tempo_job *job)
 {
-	struct dma_fence *fence = &job->hw.fence->base;
 	struct tempo_usage *usage = job->usage;
 	struct tempo_ctx_state *state = job->state;
 
 	tempo_job_dequeued(job);
 	if (job->gang && job->fence_inited && !job->submitted)
 		tempo_job_cancel_gang(job, -ECANCELED);
-	if (job->fence_inited)
-		dma_fence_put(fence);
-	else
-		tempo_hw_fence_free(job->hw.fence);
 	kfree(job->gang);
-	kfree(job);
+	if (job->fence_inited)
+		dma_fence_put(&job->fence.base);
+	else
+		kfree(job);
 	job_count_out(usage, state);
 }
 

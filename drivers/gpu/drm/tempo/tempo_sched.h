@@ -26,8 +26,12 @@ struct tempo_gang_job {
 
 /**
  * struct tempo_job - a job from exec to free
+ * @fence: the hardware fence, first: once initialised, its last reference
+ *	frees the job's memory (see &struct tempo_hw_fence), which therefore
+ *	lasts as long as the fence, while the job itself ends with
+ *	tempo_job_free()
  * @base: the scheduler job
- * @hw: what is written in the HQD ring
+ * @hw: what is written in the HQD ring; its fence is @fence
  * @mmu: the job's address space as the hardware walks it (@vm's)
  * @usage: its file's usage, which counts it in flight; @state references
  *	it (the exec's file until @state is set)
@@ -49,8 +53,12 @@ struct tempo_gang_job {
  * @submitted: run_job wrote the job into the HQD rings
  * @dequeued: run_job took the job from its entity, or it was freed
  *	without; counted out of &tempo_ctx_state.queued
+ *
+ * One allocation per job, charged to the submitting file's memory cgroup
+ * (and one more for a gang): a separate fence would be a second.
  */
 struct tempo_job {
+	struct tempo_hw_fence fence;
 	struct drm_sched_job base;
 	struct tempo_hw_job hw;
 	struct tempo_hw_mmu mmu;
@@ -66,6 +74,8 @@ struct tempo_job {
 	bool submitted;
 	bool dequeued;
 };
+
+static_assert(offsetof(struct tempo_job, fence) == 0);
 
 static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
 {

@@ -32,7 +32,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
@@ -52,32 +51,6 @@ static const struct dma_fence_ops tempo_hw_fence_ops = {
 	.get_driver_name = fence_driver_name,
 	.get_timeline_name = fence_timeline_name,
 };
-
-/**
- * tempo_hw_fence_alloc() - allocate the fence of a future job
- *
- * The fence is initialised by tempo_hw_hqd_submit(), which must not
- * allocate; until then free it with tempo_hw_fence_free().  The
- * allocation is charged to the caller's memory cgroup.
- *
- * Context: process; may sleep.
- * Return: the fence or NULL.
- */
-struct tempo_hw_fence *tempo_hw_fence_alloc(void)
-{
-	return kzalloc(sizeof(struct tempo_hw_fence), GFP_KERNEL_ACCOUNT);
-}
-
-/**
- * tempo_hw_fence_free() - free a fence that was never submitted
- * @fence: the fence, or NULL
- *
- * Context: any.
- */
-void tempo_hw_fence_free(struct tempo_hw_fence *fence)
-{
-	kfree(fence);
-}
 
 /**
  * tempo_hqd_init() - program an HQD's MQD at device init
@@ -630,7 +603,7 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 /**
  * tempo_hw_hqd_submit() - write a job into an HQD ring and ring the doorbell
  * @hqd: the queue
- * @job: the job; its fence was allocated with tempo_hw_fence_alloc()
+ * @job: the job; its fence allocated as &struct tempo_hw_fence says
  *
  * The caller guarantees a free ring entry (the scheduler's credit limit is
  * the ring size). Does not allocate. The command processor starts the job
@@ -692,7 +665,7 @@ void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place)
 
 /**
  * tempo_hw_fence_init() - initialise a fence the hardware will signal
- * @fence: from tempo_hw_fence_alloc()
+ * @fence: allocated as &struct tempo_hw_fence says
  * @context: its dma_fence context
  * @seqno: its seqno in @context
  *

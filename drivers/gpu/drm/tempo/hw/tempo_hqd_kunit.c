@@ -7,6 +7,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/slab.h>
 #include <linux/wait.h>
 
 #include <kunit/test.h>
@@ -176,7 +177,7 @@ static void hqd_retire_reports_the_end_before_the_fence_signals(struct kunit *te
 	struct tempo_engine *e = fake_engine(test);
 	struct tempo_hw_job *job = kunit_kzalloc(test, sizeof(*job),
 						 GFP_KERNEL);
-	struct tempo_hw_fence *fence = tempo_hw_fence_alloc();
+	struct tempo_hw_fence *fence = kzalloc(sizeof(*fence), GFP_KERNEL);
 	struct end_seen seen = { .fence = fence };
 
 	KUNIT_ASSERT_NOT_NULL(test, job);

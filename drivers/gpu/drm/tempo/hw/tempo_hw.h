@@ -18,7 +18,9 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/dma-fence.h>
+#include <linux/stddef.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 
@@ -140,6 +142,14 @@ struct tempo_hw_mmu {
  * Whoever waits for @base, or adds a callback to it, learns the job
  * ended only after @ended returned: a callback on @base would not give
  * that order, since a callback added while @base signals runs at once.
+ *
+ * The driver allocates the fence, zeroed, with kmalloc(): alone, or as
+ * the first member of a larger allocation, since the hardware fence may
+ * not be allocated at submission. Once initialised (tempo_hw_hqd_submit(),
+ * tempo_hw_fence_init()), its last reference frees that allocation whole
+ * (dma_fence_free(), after an RCU grace period) without calling into the
+ * driver, so a fence may outlive the module; until then the driver frees
+ * it.
  */
 struct tempo_hw_fence {
 	struct dma_fence base;
@@ -147,6 +157,8 @@ struct tempo_hw_fence {
 	void (*ended)(void *data, int error);
 	void *data;
 };
+
+static_assert(offsetof(struct tempo_hw_fence, base) == 0);
 
 /**
  * struct tempo_hw_job - a job as written into an HQD ring
@@ -245,8 +257,6 @@ void tempo_hw_hqd_info(const struct tempo_hw_hqd *hqd,
 		       struct tempo_hw_hqd_info *info);
 u64 tempo_hw_timestamp_frequency(void);
 
-struct tempo_hw_fence *tempo_hw_fence_alloc(void);
-void tempo_hw_fence_free(struct tempo_hw_fence *fence);
 struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 				      struct tempo_hw_job *job);
 void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place);
