@@ -117,23 +117,32 @@ else
 	fail_step "building IGT (tools/igt/build)"
 fi
 
-# stress_suite NAME HANG_CYCLES MODULE_CYCLES TIMEOUT_CYCLES [tools/vm/run
-# options]: one VM boot with a short job timeout running the
+# stress_suite NAME HANG_CYCLES MODULE_CYCLES TIMEOUT_CYCLES FENCE_CYCLES
+# [tools/vm/run options]: one VM boot with a short job timeout running the
 # hang-and-recover cycles, the module unload/reload cycles with work in
 # flight (they reload it with a long timeout, 30 s: their holders keep
 # jobs waiting on the hardware on purpose until the script's next step,
 # which the debug kernel on a busy host delayed past 10 s once), the
 # TIMEOUT_CYCLES of three kinds with a 100 ms timeout (jobs time out
-# while the module goes), and the fuzzer as root and as the unprivileged
-# user (tools/tempo-fuzz/README.rst).
+# while the module goes), FENCE_CYCLES (none when 0) keeping a job's
+# sync_file across the unload (the job's memory is its hardware fence's,
+# freed by its last reference with the module gone; only kernels whose
+# dma_fence_signal() detaches a fence from its ops let a fence outlive
+# its module: 7.3 does, 6.12 still reads the ops on the last put, so only
+# the debug kernel runs them), and the fuzzer as root and as the
+# unprivileged user (tools/tempo-fuzz/README.rst).
 stress_suite() {
-	local name=$1 hangs=$2 cycles=$3 timeout_cycles=$4
-	shift 4
+	local name=$1 hangs=$2 cycles=$3 timeout_cycles=$4 fence_cycles=$5
+	local fence=()
+	shift 5
+	[ "$fence_cycles" = 0 ] ||
+		fence=("TEMPO_MODULE_CYCLES=$fence_cycles TEMPO_MODULE_CYCLES_FENCE=1 TEMPO_MODULE_CYCLES_ONLY=keep-fence TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh")
 	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
 		"$probe" \
 		"TEMPO_HANG_CYCLES=$hangs build/cmake/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
 		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh" \
 		"TEMPO_MODULE_CYCLES=$timeout_cycles TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
+		"${fence[@]}" \
 		"build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
 		"user:build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
 }
@@ -211,7 +220,7 @@ debug_suite() {
 	# takes 17 to 30 s on this kernel under TCG;
 	# tools/vm/kernels/README.rst shows how to run a soak of hundreds.
 	TEMPO_FUZZ_SECONDS=${TEMPO_FUZZ_SECONDS:-10} \
-	stress_suite debug-kernel-stress 20 8 3 "${kernel_opts[@]}" \
+	stress_suite debug-kernel-stress 20 8 3 2 "${kernel_opts[@]}" \
 		--append kunit.enable=0
 }
 
@@ -339,7 +348,7 @@ if [ "$module_ok" = 1 ]; then
 		build/cmake/tests/uapi/exec build/cmake/tests/uapi/reset build/cmake/tests/uapi/trace \
 		build/cmake/tests/uapi/parallel \
 		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
-	stress_suite stress 100 24 12
+	stress_suite stress 100 24 12 0
 	debug_suite
 	lts_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then
