@@ -148,8 +148,8 @@ struct tempo_hw_mmu {
  * not be allocated at submission. Once initialised (tempo_hw_hqd_submit(),
  * tempo_hw_fence_init()), its last reference frees that allocation whole
  * (dma_fence_free(), after an RCU grace period) without calling into the
- * driver, so a fence may outlive the module; until then the driver frees
- * it.
+ * driver: where dma_fence_signal() detaches a signalled fence from its
+ * ops, the fence may outlive the module. Until then the driver frees it.
  */
 struct tempo_hw_fence {
 	struct dma_fence base;
