@@ -67,6 +67,14 @@
  */
 #define TEMPO_CP_POLL_US	50
 #define TEMPO_CP_POLL_MAX_US	800
+
+/*
+ * Longest sleep of a command processor with a job in progress (a DISPATCH
+ * or a gang waiting): it then looks at the watchdog and the job's
+ * accounting again.
+ */
+#define TEMPO_CP_WATCH_NS	(4 * NSEC_PER_MSEC)
+
 /* Bytes a COPY or FILL moves between two checks for preemption and abort. */
 #define TEMPO_CP_CHUNK		SZ_64K
 
@@ -315,6 +323,20 @@ static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
 				    tempo_isa_qword(p, DRM_TEMPO_ATOMIC_VA), value);
 }
 
+/*
+ * How long the command processor may sleep with a job in progress, at most
+ * @max_ns: until the running queue may have to yield on time alone (a
+ * quantum, a slice, the starvation bound; see tempo_hqd_next_yield()).
+ * New work, priority changes and aborts ring the doorbell, which wakes it.
+ */
+static ktime_t cp_sleep(struct tempo_cp_exec *x, u64 max_ns)
+{
+	u64 next = tempo_hqd_next_yield(x->engine, x->hqd, x->slice_end);
+	u64 now = ktime_get_ns();
+
+	return ns_to_ktime(next <= now ? 0 : min(next - now, max_ns));
+}
+
 static bool cp_gang_preempted(struct tempo_cp_exec *x)
 {
 	struct tempo_hw_gang *gang = x->st->job->gang;
@@ -333,7 +355,7 @@ static void cp_wait_mem_pause(struct tempo_cp_exec *x, u32 *period_us)
 					   READ_ONCE(x->engine->doorbell) ||
 					   cp_gang_preempted(x) ||
 					   READ_ONCE(x->engine->stopping),
-					   ns_to_ktime((u64)*period_us * NSEC_PER_USEC));
+					   cp_sleep(x, (u64)*period_us * NSEC_PER_USEC));
 	*period_us = min(2 * *period_us, TEMPO_CP_POLL_MAX_US);
 }
 
@@ -451,9 +473,9 @@ static int cp_dispatch_wait(struct tempo_cp_exec *x)
 			ret = TEMPO_CP_HANDOVER;
 			break;
 		}
-		wait_event_interruptible_timeout(x->engine->wq,
-						 cp_dispatch_wake(x),
-						 msecs_to_jiffies(1));
+		wait_event_interruptible_hrtimeout(x->engine->wq,
+						   cp_dispatch_wake(x),
+						   cp_sleep(x, TEMPO_CP_WATCH_NS));
 	}
 	tempo_hqd_stall(x->engine, false);
 	return ret;
@@ -597,11 +619,11 @@ static int gang_barrier_wait(struct tempo_cp_exec *x)
 			return ret;
 		if (tempo_hqd_should_yield(x->engine, x->hqd, x->slice_end))
 			return TEMPO_CP_PREEMPTED;
-		wait_event_interruptible_timeout(x->engine->wq,
-						 gang_ready(gang) ||
-						 READ_ONCE(gang->preempt) ||
-						 READ_ONCE(x->engine->doorbell),
-						 msecs_to_jiffies(1));
+		wait_event_interruptible_hrtimeout(x->engine->wq,
+						   gang_ready(gang) ||
+						   READ_ONCE(gang->preempt) ||
+						   READ_ONCE(x->engine->doorbell),
+						   cp_sleep(x, TEMPO_CP_WATCH_NS));
 	}
 	return 0;
 }

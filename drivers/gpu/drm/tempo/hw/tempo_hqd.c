@@ -24,9 +24,11 @@
  * a queue that has run for a quantum (%TEMPO_HW_QUANTUM_NS) gives the
  * engine to a waiting one of its priority. The command processor asks
  * tempo_hqd_should_yield() at every packet boundary, every WAIT_MEM poll
- * and every wake-up during a DISPATCH (at least once a millisecond), so a
- * queue that outranks the running one, or whose turn came, preempts it
- * there.
+ * and every wake-up during a DISPATCH, so a queue that outranks the
+ * running one, or whose turn came, preempts it there: the doorbell wakes
+ * it for new work, priority changes and aborts, and a command processor
+ * that waits sleeps no later than tempo_hqd_next_yield(), when a quantum
+ * or a slice ends or a waiting queue reaches the starvation bound.
  * At a job's END the command processor signals the job's fence and
  * advances the read pointer.
  */
@@ -513,6 +515,58 @@ bool tempo_hqd_should_yield(struct tempo_engine *engine,
 	}
 	spin_unlock_irq(&engine->lock);
 	return yield;
+}
+
+/*
+ * When waiting @hqd will preempt @running, as far as time alone decides:
+ * a queue it outranks, when its slice ends; one of its rank, when its
+ * quantum ends too; any queue, when it has waited past the starvation
+ * bound. Lock held; @hqd has work and waits.
+ */
+static u64 preempt_time(const struct tempo_engine *engine,
+			const struct tempo_hw_hqd *hqd,
+			const struct tempo_hw_hqd *running, u64 slice_end)
+{
+	u64 t = hqd->waiting_since + hqd->engine->hw->config.starve_ns + 1;
+
+	if (tempo_hqd_rank(hqd) > tempo_hqd_rank(running))
+		t = 0;
+	else if (tempo_hqd_rank(hqd) == tempo_hqd_rank(running))
+		t = min(t, engine->run_start + TEMPO_HW_QUANTUM_NS);
+	return max(t, slice_end);
+}
+
+/**
+ * tempo_hqd_next_yield() - when the running queue will have to yield
+ * @engine: the engine
+ * @running: the queue running now
+ * @slice_end: as for tempo_hqd_should_yield()
+ *
+ * The earliest time at which tempo_hqd_should_yield() may turn true with
+ * nothing else happening: a quantum or a slice ending, a waiting queue
+ * reaching the starvation bound. Whatever else makes it true (new work, a
+ * priority change, an abort) rings the doorbell. Call it after
+ * tempo_hqd_should_yield(), which notes when queues started waiting.
+ *
+ * Context: the engine's command processor.
+ * Return: that time (CLOCK_MONOTONIC ns), or U64_MAX when no queue waits.
+ */
+u64 tempo_hqd_next_yield(struct tempo_engine *engine,
+			 struct tempo_hw_hqd *running, u64 slice_end)
+{
+	u64 next = U64_MAX;
+	u32 i;
+
+	spin_lock_irq(&engine->lock);
+	for (i = 0; i < engine->num_hqds; i++) {
+		struct tempo_hw_hqd *hqd = &engine->hqds[i];
+
+		if (hqd != running && has_work(hqd) && hqd->waiting_since)
+			next = min(next, preempt_time(engine, hqd, running,
+						      slice_end));
+	}
+	spin_unlock_irq(&engine->lock);
+	return next;
 }
 
 static void high_queue_busy(struct tempo_hw_hqd *hqd, bool busy)

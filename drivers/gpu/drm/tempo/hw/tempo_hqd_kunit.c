@@ -122,6 +122,47 @@ static void hqd_equal_priorities_take_turns(struct kunit *test)
  * The run in progress counts for the counter its job names, from the
  * fetch of the job until the run ends, and for no other counter.
  */
+/*
+ * What a command processor that sleeps must wake up for: a quantum, a
+ * slice or the starvation bound ending, the earliest of them; nothing when
+ * no queue waits.
+ */
+static void hqd_next_yield_is_the_first_decision_time_alone_makes(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	struct tempo_hw_hqd *run = &e->hqds[0];
+	u64 slice, t0;
+
+	give_work(run);
+	KUNIT_EXPECT_PTR_EQ(test, run, tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_EQ(test, U64_MAX, tempo_hqd_next_yield(e, run, 0));
+	/* a lower queue waits for the starvation bound */
+	give_work(&e->hqds[1]);
+	e->hqds[1].mqd.queue_priority = TEMPO_HW_QUEUE_PRIO_NORMAL - 1;
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, run, 0));
+	t0 = e->hqds[1].waiting_since;
+	KUNIT_EXPECT_NE(test, 0ull, t0);
+	KUNIT_EXPECT_EQ(test, t0 + 100 * NSEC_PER_MSEC + 1,
+			tempo_hqd_next_yield(e, run, 0));
+	/* one of its rank for its quantum, if that comes first */
+	e->run_start = ktime_get_ns();
+	give_work(&e->hqds[2]);
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, run, 0));
+	KUNIT_EXPECT_EQ(test, e->run_start + TEMPO_HW_QUANTUM_NS,
+			tempo_hqd_next_yield(e, run, 0));
+	/* none before the slice ends */
+	KUNIT_EXPECT_EQ(test, t0 + NSEC_PER_SEC,
+			tempo_hqd_next_yield(e, run, t0 + NSEC_PER_SEC));
+	/* a higher one at once, or when the slice ends */
+	give_work(&e->hqds[3]);
+	e->hqds[3].mqd.pipe_priority = TEMPO_HW_PIPE_PRIO_MAX;
+	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, run, 0));
+	KUNIT_EXPECT_EQ(test, 0ull, tempo_hqd_next_yield(e, run, 0));
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, run, t0 + NSEC_PER_SEC));
+	KUNIT_EXPECT_EQ(test, t0 + NSEC_PER_SEC,
+			tempo_hqd_next_yield(e, run, t0 + NSEC_PER_SEC));
+}
+
 static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 {
 	struct tempo_engine *e = fake_engine(test);
@@ -455,6 +496,7 @@ TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_arbitration),
 		  KUNIT_CASE(hqd_preemption_and_aging),
 		  KUNIT_CASE(hqd_equal_priorities_take_turns),
+		  KUNIT_CASE(hqd_next_yield_is_the_first_decision_time_alone_makes),
 		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
 		  KUNIT_CASE(hqd_retire_reports_the_end_before_the_fence_signals),
 		  KUNIT_CASE(hqd_a_waiting_job_counts_only_runs_of_its_rank_or_above),

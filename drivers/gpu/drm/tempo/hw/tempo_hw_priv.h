@@ -364,6 +364,8 @@ void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 bool tempo_hqd_hung(struct tempo_hw_hqd *hqd, const struct tempo_hw_job *job);
 bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end);
+u64 tempo_hqd_next_yield(struct tempo_engine *engine,
+			 struct tempo_hw_hqd *running, u64 slice_end);
 void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 		      int error);
 int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
