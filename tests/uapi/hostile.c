@@ -1311,13 +1311,6 @@ static void saturate(const struct unpriv *u, uint64_t end_ns, bool flip)
 	_exit(0);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The emulated GPU runs in kernel threads outside the user's cgroup: they
  * must not take the host from other users. Three rounds of a bystander
@@ -1348,8 +1341,8 @@ static void bystander_beside(struct __test_metadata *_metadata,
 		/* Its loops run on until the job timeout stops them. */
 		tempo_sleep_ms(timeout_ms + 500);
 	}
-	qsort(solo, 3, sizeof(solo[0]), cmp_u64);
-	qsort(loaded, 3, sizeof(loaded[0]), cmp_u64);
+	qsort(solo, 3, sizeof(solo[0]), tempo_cmp_u64);
+	qsort(loaded, 3, sizeof(loaded[0]), tempo_cmp_u64);
 	TH_LOG("bystander's CPU share, median of 3: %.3f alone, %.3f beside the saturated GPU%s (%.2f)",
 	       solo[1] / 1000.0, loaded[1] / 1000.0,
 	       flip ? " and the priority flips" : "",

@@ -442,6 +442,20 @@ static inline bool tempo_bo_is_zero(const struct tempo_bo *bo,
 	return true;
 }
 
+static inline int tempo_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the @n values of @v and returns their median (the upper one). */
+static inline uint64_t tempo_median_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), tempo_cmp_u64);
+	return v[n / 2];
+}
+
 /* Wait until the qword at @offset of @bo is not zero (TEMPO_WAIT_MS). */
 static inline void tempo_wait_nonzero(struct __test_metadata *_metadata,
 				      const struct tempo_bo *bo,
