@@ -527,7 +527,7 @@ static u64 preempt_time(const struct tempo_engine *engine,
 			const struct tempo_hw_hqd *hqd,
 			const struct tempo_hw_hqd *running, u64 slice_end)
 {
-	u64 t = hqd->waiting_since + hqd->engine->hw->config.starve_ns + 1;
+	u64 t = hqd->waiting_since + engine->hw->config.starve_ns + 1;
 
 	if (tempo_hqd_rank(hqd) > tempo_hqd_rank(running))
 		t = 0;
