@@ -519,9 +519,10 @@ bool tempo_hqd_should_yield(struct tempo_engine *engine,
 
 /*
  * When waiting @hqd will preempt @running, as far as time alone decides:
- * a queue it outranks, when its slice ends; one of its rank, when its
- * quantum ends too; any queue, when it has waited past the starvation
- * bound. Lock held; @hqd has work and waits.
+ * if it outranks @running, once @running's slice (if any) ends; if it has
+ * @running's rank, once @running's quantum ends; in any case once it has
+ * waited past the starvation bound, but never before the slice ends.
+ * Lock held; @hqd has work and waits.
  */
 static u64 preempt_time(const struct tempo_engine *engine,
 			const struct tempo_hw_hqd *hqd,
