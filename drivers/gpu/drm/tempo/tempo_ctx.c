@@ -326,19 +326,12 @@ static struct tempo_ctx *ctx_alloc(struct tempo_device *tdev,
 	return ctx;
 }
 
-/* The checks that need nothing but the arguments and the chain's copies. */
+/* The checks that need nothing but the arguments. */
 static int ctx_create_check(struct tempo_device *tdev,
-			    const struct drm_tempo_ctx_create *args,
-			    struct tempo_ext_chain *exts)
+			    const struct drm_tempo_ctx_create *args)
 {
-	int ret;
-
 	if (TEMPO_IOCTL_DBG(tdev, args->flags))
 		return -EINVAL;
-	ret = tempo_ext_read(tdev, args->extensions, tempo_map_extensions,
-			     DRM_TEMPO_CTX_EXT_PARALLEL + 1, exts);
-	if (ret)
-		return ret;
 	if (TEMPO_IOCTL_DBG(tdev, args->num_slots > TEMPO_MAX_SLOTS))
 		return -EINVAL;
 	return 0;
@@ -401,13 +394,18 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 	struct tempo_ctx *ctx;
 	int ret;
 
-	ret = ctx_create_check(tdev, args, &exts);
+	ret = ctx_create_check(tdev, args);
 	if (ret)
-		goto out;
+		return ret;
+	/* On failure too, the chain holds exactly the copies made so far. */
+	ret = tempo_ext_read(tdev, args->extensions, tempo_map_extensions,
+			     DRM_TEMPO_CTX_EXT_PARALLEL + 1, &exts);
+	if (ret)
+		goto out_exts;
 	ctx = ctx_alloc(tdev, tfile, args);
 	if (!ctx) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_exts;
 	}
 	ret = ctx_map(tdev, ctx, args, &exts);
 	if (!ret)
@@ -416,7 +414,7 @@ int tempo_ioctl_ctx_create(struct drm_device *dev, void *data,
 		ret = ctx_publish(tdev, tfile, ctx, &args->ctx_id);
 	if (ret)
 		ctx_free(ctx);
-out:
+out_exts:
 	tempo_ext_free(&exts);
 	return ret;
 }
