@@ -45,8 +45,9 @@ extern "C" {
  * - ioctl numbers, query ids, parameter ids, packet opcodes and extension
  *   names are append-only;
  * - extension chains (&struct drm_tempo_user_extension) are capped at
- *   %DRM_TEMPO_MAX_EXTENSIONS links; a longer chain fails with -E2BIG and an
- *   unknown extension name with -EINVAL;
+ *   %DRM_TEMPO_MAX_EXTENSIONS links; a longer chain fails with -E2BIG, an
+ *   unknown extension name with -EINVAL, and so does an extension whose
+ *   header another thread changes while the ioctl reads it;
  * - arrays are passed as a count and a pointer; a count above the limit
  *   reported by &DRM_TEMPO_QUERY_DEVICE fails with -EINVAL before anything
  *   is allocated.

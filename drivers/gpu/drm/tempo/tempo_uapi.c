@@ -13,11 +13,14 @@
  * header (the chain's length, its padding, its name against the ioctl's
  * table) and copies each extension, whole, into the kernel; the handler
  * then applies the copies with tempo_ext_apply(), after whatever checks
- * must come first. Nothing is read twice from user memory, so an
- * extension cannot change between its check and its use.
+ * must come first. Only the copies are used: an extension cannot change
+ * between its check and its use. Each header is read twice (to learn the
+ * extension's size, then with the extension); a header that changed
+ * between the two reads fails the ioctl with -EINVAL.
  */
 
 #include <linux/file.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -35,8 +38,10 @@
  * @chain: out: the copies, to free with tempo_ext_free()
  *
  * Context: process; may fault.
- * Return: 0, -EFAULT, -EINVAL (non-zero pad, unknown name), -E2BIG (chain
- * longer than %DRM_TEMPO_MAX_EXTENSIONS) or -ENOMEM.
+ * Return: 0, -EFAULT, -EINVAL (non-zero pad, unknown name, a header that
+ * changed between its two reads), -E2BIG (chain longer than
+ * %DRM_TEMPO_MAX_EXTENSIONS) or -ENOMEM. On failure too, @chain holds the
+ * copies made so far.
  */
 int tempo_ext_read(struct tempo_device *tdev, u64 extensions,
 		   const struct tempo_ext_handler *table, u32 num_names,
@@ -55,12 +60,19 @@ int tempo_ext_read(struct tempo_device *tdev, u64 extensions,
 			return -EFAULT;
 		if (TEMPO_IOCTL_DBG(tdev, ext.pad || ext.name >= num_names))
 			return -EINVAL;
+		ext.name = array_index_nospec(ext.name, num_names);
 		copy = memdup_user(p, table[ext.name].size);
 		if (TEMPO_IOCTL_DBG(tdev, IS_ERR(copy)))
 			return PTR_ERR(copy);
 		chain->ext[chain->n++] = copy;
-		/* The copy's header, not the one read first. */
-		extensions = ((struct drm_tempo_user_extension *)copy)->next;
+		/*
+		 * The copy's header is what tempo_ext_apply() uses: it must be
+		 * the one checked, which another thread may have changed
+		 * between the two reads.
+		 */
+		if (TEMPO_IOCTL_DBG(tdev, memcmp(copy, &ext, sizeof(ext))))
+			return -EINVAL;
+		extensions = ext.next;
 	}
 	return 0;
 }
