@@ -456,6 +456,48 @@ TEST_F(device, limits_are_the_module_parameters)
 	close(fd);
 }
 
+TEMPO_ENV_FIXTURE(stack)
+
+/*
+ * An exec that fails after copying its arrays leaves values of the
+ * caller's choosing on the kernel stack; a CTX_CREATE that fails its first
+ * check then must free nothing it did not allocate. Kernels that do not
+ * initialise automatic variables (make check's 6.1) show the difference
+ * as an oops.
+ */
+TEST_F(stack, ctx_create_failing_its_first_check_frees_nothing)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_sync syncs[4];	/* the exec's room on the stack */
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, 0, 16);
+	tempo_pkt_end(&b);
+	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(syncs); i++)
+		syncs[i] = (struct drm_tempo_sync){
+			.handle = 0x7fff0000u + i,
+			.point = 0xffff888000000010ull + 0x1000ull * i,
+		};
+	for (int round = 0; round < 2000; round++) {
+		struct drm_tempo_exec x = {
+			.ctx_id = e->ctx, .num_batches = 1,
+			.batches = TEMPO_PTR(&b.va),
+			.num_in_syncs = TEMPO_ARRAY_SIZE(syncs),
+			.in_syncs = TEMPO_PTR(syncs),
+			.num_out_syncs = TEMPO_ARRAY_SIZE(syncs),
+			.out_syncs = TEMPO_PTR(syncs), .out_fence_fd = -1,
+		};
+		struct drm_tempo_ctx_create c = { .flags = 1 };
+
+		ASSERT_EQ(-ENOENT, tempo_ioctl_raw(e->fd, DRM_IOCTL_TEMPO_EXEC,
+						   &x));
+		ASSERT_EQ(-EINVAL, tempo_ioctl_raw(e->fd,
+						   DRM_IOCTL_TEMPO_CTX_CREATE,
+						   &c));
+	}
+	ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, 0, b.va));
+}
+
 /* ------------------------------------------------------------------------ */
 /* Races on published ids */
 
@@ -475,6 +517,9 @@ struct race {
 	uint32_t handle;	/* its buffer */
 	volatile int bad;	/* an errno nobody documents */
 	volatile long ops;
+	/* the extension header of the extension race */
+	struct drm_tempo_user_extension *volatile ext;
+	unsigned int seconds;	/* how long, when not race_seconds() */
 };
 
 /* One call of a racing thread; @i counts its calls. */
@@ -510,7 +555,8 @@ static void race_run(struct race *r, const race_call *calls, int n)
 {
 	struct racer t[8];
 
-	r->end_ns = tempo_now_ns() + race_seconds() * 1000000000ull;
+	r->end_ns = tempo_now_ns() +
+		    (r->seconds ?: race_seconds()) * 1000000000ull;
 	for (int i = 0; i < n; i++) {
 		t[i] = (struct racer){ .r = r, .call = calls[i] };
 		if (pthread_create(&t[i].thread, NULL, race_loop, &t[i]))
@@ -640,6 +686,46 @@ TEST_F_TIMEOUT(race, vm_map_against_unmap_of_its_range, 300)
 	tempo_vm_unmap(e->fd, r.va, 65536);
 	ASSERT_EQ(0, tempo_gem_close(e->fd, r.handle));
 	ASSERT_EQ(-ENOENT, tempo_vm_unmap(e->fd, r.va, 65536));
+}
+
+/* A header whose name another thread flips: LOAD_BALANCE, then unknown. */
+static void ext_flip_call(struct race *r, uint32_t i)
+{
+	r->ext->name = i & 1 ? 0x7fffffff : DRM_TEMPO_CTX_EXT_LOAD_BALANCE;
+	__atomic_add_fetch(&r->ops, 1, __ATOMIC_RELAXED);
+}
+
+/* A zeroed load-balance extension fails its own checks with -EINVAL. */
+static void ctx_create_ext_call(struct race *r, uint32_t i)
+{
+	struct drm_tempo_ctx_create c = { .extensions = TEMPO_PTR(r->ext) };
+
+	(void)i;
+	race_ioctl(r, DRM_IOCTL_TEMPO_CTX_CREATE, &c, EINVAL, EINVAL);
+}
+
+/*
+ * The kernel reads an extension's header to learn its size, then the
+ * whole extension: a name changed between the two reads must fail the
+ * ioctl, never reach the extension table with the unchecked name.
+ */
+TEST_F_TIMEOUT(race, extension_header_changed_while_read_fails_einval, 120)
+{
+	static const race_call calls[] = {
+		ext_flip_call, ctx_create_ext_call, ctx_create_ext_call,
+	};
+	struct drm_tempo_ctx_ext_load_balance lb = { 0 };
+	struct race r = { .fd = self->env.fd, .ext = &lb.base, .seconds = 3 };
+
+	race_run(&r, calls, TEMPO_ARRAY_SIZE(calls));
+	TH_LOG("%ld calls in %u s", r.ops, r.seconds);
+	ASSERT_EQ(0, r.bad);
+	lb.base.name = DRM_TEMPO_CTX_EXT_LOAD_BALANCE;
+	ASSERT_EQ(-EINVAL, tempo_ioctl_raw(self->env.fd,
+					   DRM_IOCTL_TEMPO_CTX_CREATE,
+					   &(struct drm_tempo_ctx_create){
+						   .extensions = TEMPO_PTR(&lb),
+					   }));
 }
 
 /* race.waits_on_a_deep_timeline_while_its_points_end */
