@@ -236,11 +236,29 @@ lts_suite() {
 # --- tests in the VM --------------------------------------------------------
 passed=$clang_ok failed=0 skipped=0
 
+# harness_boot_checks: the harness's handling of deaths during boot (three
+# short boots): a boot that dies before the guest loads any module is
+# tried once more, a second death and a module's oops fail the run.
+harness_boot_checks() {
+	local out p f
+	section "VM harness: deaths during boot (tools/vm/selftest/run --boot-only)"
+	out=$(tools/vm/selftest/run --boot-only 2>&1)
+	echo "$out"
+	p=$(grep -c '^ok: ' <<<"$out")
+	f=$(grep -c '^FAILED: ' <<<"$out")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	[ $((p + f)) -gt 0 ] || fail_step "tools/vm/selftest/run --boot-only reported nothing"
+	while read -r line; do
+		detail "VM harness: $line"
+	done < <(grep '^FAILED: ' <<<"$out")
+}
+
 # vm_suite NAME [tools/vm/run options] -- [run-all.sh arguments]: one VM
 # boot running tests/guest/run-all.sh; adds its counts to the totals and
 # counts a clean guest kernel log as one more pass.
 vm_suite() {
-	local name=$1 vm_rc summary p f k
+	local name=$1 vm_rc summary p f k boot_retried=0 first_boot_log=
 	shift
 	local vmopts=()
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do vmopts+=("$1"); shift; done
@@ -269,6 +287,10 @@ vm_suite() {
 		skipped=$((skipped + ${k:-0}))
 	else
 		fail_step "$name: the test run in the VM reported no results (tools/vm/run exit $vm_rc)"
+	fi
+	if [ "${boot_retried:-0}" = 1 ]; then
+		echo "check: $name: the first boot died before loading any module (the emulation's fault, not tempo's: ${first_boot_log:-}); booted once more"
+		detail "$name: boot retried once, the first died before loading any module (${first_boot_log:-})"
 	fi
 	if [ "${timed_out:-0}" = 1 ]; then
 		fail_step "$name: the VM timed out"
@@ -348,6 +370,7 @@ if [ "$module_ok" = 1 ]; then
 		build/cmake/tests/uapi/exec build/cmake/tests/uapi/reset build/cmake/tests/uapi/trace \
 		build/cmake/tests/uapi/parallel \
 		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
+	harness_boot_checks
 	stress_suite stress 100 24 12 0
 	debug_suite
 	lts_suite
