@@ -21,6 +21,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -600,6 +601,44 @@ TEST_F(DeviceTest, SubmitErrors)
     }
 
     EXPECT_THROW(context.submit({.slot = Slot{0}}), std::invalid_argument);
+}
+
+// A file at its limit of jobs in flight: the next submit fails with EAGAIN
+// at once, as Context::submit() documents, instead of retrying until a job
+// ends. Should it retry, the jobs are released after a few seconds and the
+// submit succeeds late: the test fails instead of hanging.
+TEST_F(DeviceTest, SubmitAtTheJobLimitFailsWithEagain)
+{
+    Buffer flag(device(), 4096);
+    PacketWriter w;
+    w.wait_mem(flag.gpu_address(), tempo::Compare::Ne, 0).end();
+    const Engine engine = compute_engine();
+    const Context context(device(), std::span{&engine, 1});
+    const Buffer batch = Buffer::with_contents(device(), w.dwords());
+    const std::uint32_t max_jobs = device().info().limits.max_jobs;
+    for (std::uint32_t i = 0; i < max_jobs; i++)
+        context.submit({.slot = Slot{0}, .batch = batch.gpu_address()});
+
+    std::thread release([&flag] {
+        std::this_thread::sleep_for(5s);
+        flag.write<std::uint64_t>(0, 1);
+    });
+    const auto start = std::chrono::steady_clock::now();
+    int error = 0;
+    try {
+        context.submit({.slot = Slot{0}, .batch = batch.gpu_address()});
+    } catch (const tempo::Error& e) {
+        error = e.error_number();
+    }
+    const auto took = std::chrono::steady_clock::now() - start;
+    flag.write<std::uint64_t>(0, 1);
+    release.join();
+    EXPECT_EQ(error, EAGAIN);
+    EXPECT_LT(took, 2s);
+    const auto last =
+        context.submit({.slot = Slot{0}, .batch = batch.gpu_address(), .out_fence = true});
+    ASSERT_TRUE(last);
+    EXPECT_EQ(last->wait(60s), WaitResult::Signaled);
 }
 
 // ---------------------------------------------------------------------------

@@ -4,9 +4,10 @@
  */
 #include "ioctl.hpp"
 
+#include <cerrno>
 #include <utility>
 
-#include <xf86drm.h>
+#include <sys/ioctl.h>
 
 #include <tempo/error.hpp>
 
@@ -14,7 +15,11 @@ namespace tempo::detail {
 
 int ioctl(int fd, unsigned long request, void* arg) noexcept
 {
-    return drm_result(drmIoctl(fd, request, arg));
+    int ret;
+    do {
+        ret = ::ioctl(fd, request, arg);
+    } while (ret == -1 && errno == EINTR);
+    return drm_result(ret);
 }
 
 void throw_drm_error(int ret, const char* operation, std::string reason)

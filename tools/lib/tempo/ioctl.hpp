@@ -2,9 +2,9 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * The DRM call helpers of libtempo: every ioctl goes through drmIoctl(),
- * every syncobj and GEM operation through its libdrm function, named in the
- * errors they throw.
+ * The DRM call helpers of libtempo: every tempo ioctl goes through ioctl()
+ * below, every syncobj and GEM operation through its libdrm function, named
+ * in the errors they throw.
  */
 #pragma once
 
@@ -55,8 +55,10 @@ struct DrmFunction {
 [[noreturn]] void throw_drm_error(int ret, const char* operation, std::string reason);
 
 /**
- * Issues @request on @fd with drmIoctl(), again while it fails with EINTR
- * or EAGAIN. Returns 0 (or the non-negative result) or -errno; never
+ * Issues @request on @fd, again while it fails with EINTR. Unlike
+ * drmIoctl(), it does not retry EAGAIN: tempo's EXEC fails with EAGAIN at
+ * the file's limit of jobs in flight, which the caller must see rather
+ * than spin on. Returns 0 (or the non-negative result) or -errno; never
  * throws, so that callers can add what they were doing.
  */
 int ioctl(int fd, unsigned long request, void* arg) noexcept;
