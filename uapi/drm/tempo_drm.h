@@ -336,7 +336,9 @@ struct drm_tempo_query_limits {
  * Callers without CAP_SYS_NICE see the priorities the driver programmed
  * at load; the live ones, which follow the priorities of the contexts
  * whose jobs are in the queue and return to those at load when it
- * empties, are shown only to callers that may set priorities.
+ * empties, are shown only to callers that may set priorities: they tell
+ * at which priority other users' work runs. How long a caller's own jobs
+ * waited for such work is not hidden (&struct drm_tempo_job_times).
  */
 struct drm_tempo_hqd_info {
 	/** @engine_class: class of the engine that owns the queue. */
@@ -1025,6 +1027,12 @@ enum drm_tempo_packet {
  * the emulation's threads (a command processor, a compute unit) waited
  * for a CPU, so that a job late because of other work on the GPU can be
  * told from one late because of its host.
+ *
+ * What other users' work may tell: every caller learns how long its own
+ * jobs waited for work it may not preempt, as sums, since it can time the
+ * same waits with WRITE_TIMESTAMP; whose work it was and at which priority
+ * is for callers that may set priorities, as the live priorities of
+ * &DRM_TEMPO_QUERY_HQDS are.
  */
 struct drm_tempo_job_times {
 	/** @queued: when the job was written into its HQD's ring. */
