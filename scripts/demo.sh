@@ -24,8 +24,12 @@ cd "$(dirname "$0")/.." || exit 2
 make=${MAKE:-make}
 out=build/demo
 
-echo "==> building the module"
-$make modules || { echo "demo: make modules failed" >&2; exit 1; }
+# The module for the kernel the VM boots, whatever kernel headers the
+# host has (make modules alone builds for the running kernel when its
+# headers are installed).
+vm_kver=$(scripts/kver.sh --vm)
+echo "==> building the module for $vm_kver"
+$make modules KVER="$vm_kver" || { echo "demo: make modules failed" >&2; exit 1; }
 if [ -f CMakeLists.txt ]; then
 	echo "==> building the tools"
 	$make tools || { echo "demo: make tools failed" >&2; exit 1; }
