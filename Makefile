@@ -22,10 +22,12 @@ deps:
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-$(CMAKE_BUILD)/CMakeCache.txt:
+# A configure that failed leaves CMakeCache.txt without a build system:
+# configure again until the build system exists.
+$(CMAKE_BUILD)/Makefile:
 	cmake -S . -B $(CMAKE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-lib tools: $(CMAKE_BUILD)/CMakeCache.txt
+lib tools: $(CMAKE_BUILD)/Makefile
 	cmake --build $(CMAKE_BUILD) -j $(JOBS)
 
 check: deps

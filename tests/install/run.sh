@@ -123,6 +123,17 @@ check_version() {
 echo "# kernel $kver, tempo $version, in $tmp"
 step "dkms.conf, tempo.ko and CMakeLists.txt name the same version" check_version
 
+# A configure that failed (a missing compiler here) must not stick: the
+# next make tools configures again instead of running a build system that
+# was never written.
+configure_again() {
+	local b=$tmp/failed-configure
+	CXX=/nonexistent/c++ cmake -S . -B "$b" >/dev/null 2>&1 && return 1
+	[ -f "$b/CMakeCache.txt" ] || return 1
+	make -n tools CMAKE_BUILD="$b" | grep -q "cmake -S . -B $b "
+}
+step "make tools configures again after a failed configure" configure_again
+
 # --- DKMS -------------------------------------------------------------------
 # Everything DKMS writes goes below $tmp; the signing key too (DKMS makes
 # one when the kernel signs modules).
