@@ -117,32 +117,37 @@ else
 	fail_step "building IGT (tools/igt/build)"
 fi
 
+# fence_cycles N HOW: the command of N module cycles in which the
+# unprivileged user keeps a job's fence (a sync_file and a syncobj file)
+# across the unload and reads it afterwards; HOW is what the unload must
+# do: at-once where dma_fence_signal() detaches a signalled fence from its
+# ops and the fence outlives the module (7.3), waits (until the files are
+# closed) where the kernel still reads the ops on the last put (6.12,
+# 6.1). Documentation/design.rst says why.
+fence_cycles() {
+	echo "TEMPO_MODULE_CYCLES=$1 TEMPO_MODULE_CYCLES_FENCE=1 TEMPO_MODULE_CYCLES_FENCE_UNLOAD=$2 TEMPO_MODULE_CYCLES_ONLY=keep-fence TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh"
+}
+
 # stress_suite NAME HANG_CYCLES MODULE_CYCLES TIMEOUT_CYCLES FENCE_CYCLES
-# [tools/vm/run options]: one VM boot with a short job timeout running the
-# hang-and-recover cycles, the module unload/reload cycles with work in
-# flight (they reload it with a long timeout, 30 s: their holders keep
-# jobs waiting on the hardware on purpose until the script's next step,
-# which the debug kernel on a busy host delayed past 10 s once), the
-# TIMEOUT_CYCLES of three kinds with a 100 ms timeout (jobs time out
-# while the module goes), FENCE_CYCLES (none when 0) keeping a job's
-# sync_file across the unload (the job's memory is its hardware fence's,
-# freed by its last reference with the module gone; only kernels whose
-# dma_fence_signal() detaches a fence from its ops let a fence outlive
-# its module: 7.3 does, 6.12 still reads the ops on the last put, so only
-# the debug kernel runs them), and the fuzzer as root and as the
-# unprivileged user (tools/tempo-fuzz/README.rst).
+# FENCE_UNLOAD [tools/vm/run options]: one VM boot with a short job
+# timeout running the hang-and-recover cycles, the module unload/reload
+# cycles with work in flight (they reload it with a long timeout, 30 s:
+# their holders keep jobs waiting on the hardware on purpose until the
+# script's next step, which the debug kernel on a busy host delayed past
+# 10 s once), the TIMEOUT_CYCLES of three kinds with a 100 ms timeout
+# (jobs time out while the module goes), FENCE_CYCLES keeping a job's
+# fence across the unload, which does FENCE_UNLOAD (fence_cycles), and
+# the fuzzer as root and as the unprivileged user
+# (tools/tempo-fuzz/README.rst).
 stress_suite() {
-	local name=$1 hangs=$2 cycles=$3 timeout_cycles=$4 fence_cycles=$5
-	local fence=()
-	shift 5
-	[ "$fence_cycles" = 0 ] ||
-		fence=("TEMPO_MODULE_CYCLES=$fence_cycles TEMPO_MODULE_CYCLES_FENCE=1 TEMPO_MODULE_CYCLES_ONLY=keep-fence TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh")
+	local name=$1 hangs=$2 cycles=$3 timeout_cycles=$4 fence=$5 how=$6
+	shift 6
 	vm_suite "$name" --modparams "job_timeout_ms=500 $modparams" "$@" -- \
 		"$probe" \
 		"TEMPO_HANG_CYCLES=$hangs build/cmake/tests/uapi/lifetime -r lifetime.hang_cycles_leave_the_device_working" \
 		"TEMPO_MODULE_CYCLES=$cycles TEMPO_MODPARAMS='job_timeout_ms=30000 $modparams' tests/guest/module-cycles.sh" \
 		"TEMPO_MODULE_CYCLES=$timeout_cycles TEMPO_MODULE_CYCLES_ONLY='timeouts-close timeouts-kill kill' TEMPO_MODPARAMS='job_timeout_ms=100 $modparams' tests/guest/module-cycles.sh" \
-		"${fence[@]}" \
+		"$(fence_cycles "$fence" "$how")" \
 		"build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}" \
 		"user:build/cmake/tools/tempo-fuzz/tempo-fuzz --seconds ${TEMPO_FUZZ_SECONDS:-20}"
 }
@@ -220,7 +225,7 @@ debug_suite() {
 	# takes 17 to 30 s on this kernel under TCG;
 	# tools/vm/kernels/README.rst shows how to run a soak of hundreds.
 	TEMPO_FUZZ_SECONDS=${TEMPO_FUZZ_SECONDS:-10} \
-	stress_suite debug-kernel-stress 20 8 3 2 "${kernel_opts[@]}" \
+	stress_suite debug-kernel-stress 20 8 3 2 at-once "${kernel_opts[@]}" \
 		--append kunit.enable=0
 }
 
@@ -230,7 +235,8 @@ lts_suite() {
 	kernel_suite TEMPO_CHECK_LTS_KERNEL "6.1 kernel" lts || return
 	vm_suite lts-kernel "${kernel_opts[@]}" \
 		${modparams:+--modparams "$modparams"} -- \
-		--list tests/guest/kernels.list "$probe" "tests/guest/kunit.sh 'tempo_*'"
+		--list tests/guest/kernels.list "$probe" "tests/guest/kunit.sh 'tempo_*'" \
+		"$(fence_cycles 1 waits)"
 }
 
 # --- tests in the VM --------------------------------------------------------
@@ -371,7 +377,7 @@ if [ "$module_ok" = 1 ]; then
 		build/cmake/tests/uapi/parallel \
 		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
 	harness_boot_checks
-	stress_suite stress 100 24 12 0
+	stress_suite stress 100 24 12 2 waits
 	debug_suite
 	lts_suite
 elif compgen -G 'drivers/gpu/drm/tempo/*.c' >/dev/null; then

@@ -23,9 +23,17 @@
 #   5. checks that the kernel log of the cycle has no report
 #      (tools/vm/scan-log).
 #
-# TEMPO_MODULE_CYCLES_FENCE=1 adds cycles that keep a job's sync_file
-# open across the unload and read it afterwards (a fence that outlives
-# the module that signalled it). TEMPO_MODULE_CYCLES_ONLY="kill exit"
+# TEMPO_MODULE_CYCLES_FENCE=1 adds keep-fence cycles: the unprivileged
+# user ($TEMPO_VM_USER, else nobody) keeps a job's fence in a sync_file
+# and in a syncobj file and closes the DRM file; root unloads the module,
+# the holder reads SYNC_IOC_FILE_INFO and closes both files, and the
+# unload must then have succeeded. Where dma_fence_signal() detaches a
+# signalled fence from its ops (7.3) the unload ends at once and the
+# fence outlives the module; elsewhere (6.12, 6.1) it waits until the
+# files are closed (Documentation/design.rst).
+# TEMPO_MODULE_CYCLES_FENCE_UNLOAD=at-once or waits says which the kernel
+# must show; unset, either passes and the cycle says which it saw.
+# TEMPO_MODULE_CYCLES_ONLY="kill exit"
 # runs only the cycles of those kinds (close, kill, exit, release,
 # spin-close, spin-kill, timeouts-close, timeouts-kill, keep-fence), to
 # chase one of them.
@@ -49,6 +57,8 @@ hold=$repo/build/cmake/tests/tempo-hold/tempo-hold
 scan=$repo/tools/vm/scan-log
 cycles=${TEMPO_MODULE_CYCLES:-50}
 fence_cycles=${TEMPO_MODULE_CYCLES_FENCE:-0}
+fence_unload=${TEMPO_MODULE_CYCLES_FENCE_UNLOAD:-}
+user=${TEMPO_VM_USER:-nobody}
 BB=/bin/busybox
 
 pass=0 fail=0 skip=0 n=0
@@ -71,6 +81,10 @@ totals() {
 [ -x "$hold" ] || skip_all "$hold not built (make tools)"
 [ -x $BB ] || BB=
 [[ $cycles =~ ^[0-9]+$ ]] || skip_all "TEMPO_MODULE_CYCLES='$cycles' is not a number"
+case $fence_unload in
+'' | at-once | waits) ;;
+*) skip_all "TEMPO_MODULE_CYCLES_FENCE_UNLOAD='$fence_unload' is neither at-once nor waits" ;;
+esac
 
 # --- which module, with which parameters --------------------------------
 module=${1:-${TEMPO_MODULE:-}}
@@ -133,7 +147,11 @@ load() {
 }
 
 tmp=$(mktemp -d)
+# The holder's state file, which the unprivileged user writes too.
+chmod 711 "$tmp"
+mkdir -m 1777 "$tmp/state.d"
 holder_pid=
+unload_pid=
 cleanup() {
 	[ -n "$holder_pid" ] && kill -KILL "$holder_pid" 2>/dev/null
 	rm -rf "$tmp"
@@ -153,13 +171,22 @@ log_clean() {
 	! grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:|KASAN:|UBSAN:' "$tmp/log"
 }
 
-# Start tempo-hold with ARGS and wait until its work is submitted.
+# Start tempo-hold with ARGS and wait until its work is submitted. With
+# HOLD_AS=user, as the unprivileged user: no capabilities, no way back to
+# root (setpriv executes the holder: $holder_pid is the holder's).
 start_holder() {
-	rm -f "$tmp/state"
-	"$hold" --state "$tmp/state" --timeout 120 "$@" >"$tmp/hold.out" 2>&1 &
+	local as=()
+
+	[ "${HOLD_AS:-}" = user ] &&
+		as=(setpriv --reuid="$user" --regid="$(id -g "$user")"
+		    --init-groups --inh-caps=-all --bounding-set=-all
+		    --no-new-privs --)
+	rm -f "$tmp/state.d/state"
+	"${as[@]}" "$hold" --state "$tmp/state.d/state" --timeout 120 "$@" \
+		>"$tmp/hold.out" 2>&1 &
 	holder_pid=$!
 	for _ in $(seq 400); do
-		[ -s "$tmp/state" ] && return 0
+		[ -s "$tmp/state.d/state" ] && return 0
 		kill -0 "$holder_pid" 2>/dev/null || break
 		sleep 0.025
 	done
@@ -170,7 +197,7 @@ start_holder() {
 
 wait_state() {
 	for _ in $(seq 400); do
-		grep -qx "$1" "$tmp/state" 2>/dev/null && return 0
+		grep -qx "$1" "$tmp/state.d/state" 2>/dev/null && return 0
 		sleep 0.025
 	done
 	return 1
@@ -229,6 +256,49 @@ fi
 # The device still works after the refused unload.
 device_works "after a refused unload"
 
+# keep-fence: the holder closed its DRM file and keeps a job's fence.
+# Unload in the background: at once, or waiting until the holder, told to
+# go on now, has read the fence and closed its files; either way the
+# unload must succeed. Adds to the cycle's problems.
+unload_with_fence_kept() {
+	local how=waits rc=0 t0=$SECONDS
+
+	unload >"$tmp/unload.out" 2>&1 &
+	unload_pid=$!
+	while [ $((SECONDS - t0)) -lt 3 ]; do
+		kill -0 "$unload_pid" 2>/dev/null || { how=at-once; break; }
+		sleep 0.1
+	done
+	if [ $how = waits ]; then
+		[ "$(cat "/sys/module/$name/initstate" 2>/dev/null)" = going ] ||
+			problems+=("unload waits, but the module is not going")
+		dmesg | tail -n +$((log_mark + 1)) |
+			grep -Eq 'waiting for [0-9]+ hardware fences to be released' ||
+			problems+=("unload waits without saying so")
+	fi
+	[ -z "$fence_unload" ] || [ $how = "$fence_unload" ] ||
+		problems+=("unload with a fence kept: $how, expected $fence_unload")
+	kill -USR1 "$holder_pid"
+	wait "$holder_pid" || problems+=("holder failed after the unload")
+	holder_pid=
+	sed 's/^/#   /' "$tmp/hold.out"
+	for _ in $(seq 600); do
+		kill -0 "$unload_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$unload_pid" 2>/dev/null; then
+		problems+=("unload still waits 60 s after the fence's files closed")
+		return
+	fi
+	wait "$unload_pid"
+	rc=$?
+	unload_pid=
+	if [ $rc != 0 ] || loaded; then
+		problems+=("unload with a fence kept failed (exit $rc): $(cat "$tmp/unload.out")")
+	fi
+	echo "# unload with a fence kept: $how"
+}
+
 # --- cycles ----------------------------------------------------------------
 # The cycles' parameters ($TEMPO_MODPARAMS, else the VM's).
 reload "$params" || { not_ok "the module reloads with the cycles' parameters"; totals; }
@@ -267,6 +337,8 @@ for ((c = 1; c <= cycles; c++)); do
 	args=(${entry#*:})
 	what="cycle $c ($kind)"
 	mark_log
+	HOLD_AS=
+	[ "$kind" = keep-fence ] && HOLD_AS=user
 	if ! start_holder "${args[@]}"; then
 		not_ok "$what: work submitted"
 		continue
@@ -291,15 +363,10 @@ for ((c = 1; c <= cycles; c++)); do
 		*) [ $rc = 0 ] || problems+=("holder exit $rc: $(tr '\n' ' ' <"$tmp/hold.out")") ;;
 		esac
 	fi
-	if ! out=$(unload) || loaded; then
-		problems+=("unload once the file is closed failed (refcnt $(refcnt)): $out")
-	fi
 	if [ "$kind" = keep-fence ]; then
-		# The sync_file of a job of the unloaded module is read, then closed.
-		kill -USR1 "$holder_pid"
-		wait "$holder_pid" || problems+=("holder failed after the unload")
-		holder_pid=
-		sed 's/^/#   /' "$tmp/hold.out"
+		unload_with_fence_kept
+	elif ! out=$(unload) || loaded; then
+		problems+=("unload once the file is closed failed (refcnt $(refcnt)): $out")
 	fi
 	loaded || load >"$tmp/load" 2>&1 || problems+=("reload failed: $(cat "$tmp/load")")
 	log_clean || problems+=("kernel log has reports")

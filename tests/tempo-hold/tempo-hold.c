@@ -25,10 +25,11 @@
  *    release     opens the gate, waits for every job, checks that none
  *                failed, closes, exits;
  *    exit        exits with everything open (the exit path closes it);
- *    keep-fence  closes the DRM file but keeps a sync_file of a job,
+ *    keep-fence  closes the DRM file but keeps the last job's fence in
+ *                its sync_file and in a syncobj exported as a file,
  *                writes "closed" to FILE, waits for SIGUSR1 again, then
- *                reads the fence's status through the sync_file, prints
- *                it and closes it.
+ *                reads the fence's status and SYNC_IOC_FILE_INFO through
+ *                the sync_file, prints them and closes both files.
  *
  * Exit status: 0, 1 on a failed check, 2 on usage or set-up errors, 3 on
  * timeout, 77 without a device.
@@ -75,6 +76,7 @@ struct hold {
 	/* Jobs */
 	int fences[MAX_JOBS];
 	unsigned int njobs;
+	int syncobj_fd;	/* keep-fence: the last job's fence in a syncobj */
 	uint64_t deadline_ns;
 };
 
@@ -101,8 +103,9 @@ static void usage(FILE *out)
 	      "  --then WHAT    after SIGUSR1: close (the file, jobs in flight; the\n"
 	      "                 default), release (open the gate, wait, check every\n"
 	      "                 job), exit (with everything open) or keep-fence\n"
-	      "                 (close the file, keep a job's sync_file, wait for\n"
-	      "                 a second SIGUSR1, print its status)\n"
+	      "                 (close the file, keep a job's sync_file and a\n"
+	      "                 syncobj file with its fence, wait for a second\n"
+	      "                 SIGUSR1, print the fence's status, close them)\n"
 	      "  --timeout S    give up waiting for SIGUSR1 after S seconds (default 60)\n"
 	      "  -h, --help     this text\n"
 	      "The device is $TEMPO_DEVICE, else the render node of tempo.\n"
@@ -336,7 +339,28 @@ static void print_fence(int fence)
 		       fi[0].driver_name, fi[0].obj_name, fi[0].status);
 }
 
-/* With the file closed, keep the last job's sync_file until told. */
+/*
+ * The last job's fence in a syncobj of its own, exported as a file that
+ * outlives the DRM file: 0 or -errno.
+ */
+static int keep_syncobj(struct hold *h)
+{
+	uint32_t handle;
+	int ret;
+
+	if (drmSyncobjCreate(h->fd, 0, &handle))
+		return -errno;
+	ret = drmSyncobjImportSyncFile(h->fd, handle,
+				       h->fences[h->njobs - 1]);
+	if (!ret)
+		ret = drmSyncobjHandleToFD(h->fd, handle, &h->syncobj_fd);
+	if (ret)
+		ret = -errno;
+	drmSyncobjDestroy(h->fd, handle);
+	return ret;
+}
+
+/* With the file closed, keep the last job's fence until told. */
 static int keep_fence(struct hold *h)
 {
 	int last = h->fences[h->njobs - 1];
@@ -351,6 +375,8 @@ static int keep_fence(struct hold *h)
 	}
 	print_fence(last);
 	close(last);
+	close(h->syncobj_fd);
+	printf("tempo-hold: kept sync_file and syncobj closed\n");
 	return 0;
 }
 
@@ -363,6 +389,13 @@ static int finish(struct hold *h)
 		_exit(0);
 	if (then_is(h, "release"))
 		failed = release(h);
+	if (then_is(h, "keep-fence"))
+		failed = keep_syncobj(h);
+	if (failed < 0) {
+		fprintf(stderr, "tempo-hold: syncobj of the kept fence: %s\n",
+			strerror(-failed));
+		return 1;
+	}
 	/* The mapping holds the file (and the module) too. */
 	munmap(h->bo.map, BO_SIZE);
 	close(h->fd);

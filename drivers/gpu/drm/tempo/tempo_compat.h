@@ -11,6 +11,7 @@
 #ifndef _TEMPO_COMPAT_H_
 #define _TEMPO_COMPAT_H_
 
+#include <linux/dma-fence.h>
 #include <linux/iosys-map.h>
 
 #include <linux/pid.h>
@@ -72,6 +73,30 @@ void tempo_compat_show_fdinfo(struct seq_file *m, struct file *f);
 #else
 #define TEMPO_SCHED_STAT_RESET	DRM_GPU_SCHED_STAT_NOMINAL
 #endif
+
+/*
+ * Where dma_fence_signal() detaches a signalled fence from its ops, a
+ * fence whose ops have neither .wait nor .release may outlive the module
+ * that made it. Elsewhere its last reference reads the ops: the module
+ * gives such fences a .release and does not go before the last of them
+ * (nor, with it, before the scheduler fences that hold them, which read
+ * their scheduler's name).
+ */
+#ifdef TEMPO_HAVE_FENCE_SIGNAL_DETACHES_OPS
+#define TEMPO_FENCE_OUTLIVES_MODULE	1
+#else
+#define TEMPO_FENCE_OUTLIVES_MODULE	0
+#endif
+
+/* Whether @fence still has its ops: a signalled one may have lost them. */
+static inline bool tempo_compat_fence_has_ops(struct dma_fence *fence)
+{
+#ifdef TEMPO_HAVE_FENCE_SIGNAL_DETACHES_OPS
+	return rcu_access_pointer(fence->ops);
+#else
+	return fence->ops;
+#endif
+}
 
 /*
  * Every job the scheduler holds, which must be stopped (drm_sched_stop());

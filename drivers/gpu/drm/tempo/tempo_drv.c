@@ -378,6 +378,7 @@ static void tempo_device_fini(struct tempo_device *tdev)
 	tempo_hw_stop(tdev->hw);
 	tempo_sched_fini(tdev);
 	tempo_job_wait_all_freed(tdev);
+	tempo_hw_wait_fences_freed(tdev->hw);
 	tempo_hw_destroy(tdev->hw);
 }
 

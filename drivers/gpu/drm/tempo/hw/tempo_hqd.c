@@ -34,8 +34,11 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include "tempo_compat.h"
 #include "tempo_hw_priv.h"
 #include "tempo_hw_trace.h"
 
@@ -49,10 +52,73 @@ static const char *fence_timeline_name(struct dma_fence *fence)
 	return "tempo-hqd";
 }
 
+/*
+ * Hardware fences initialised and not yet freed, where a fence may not
+ * outlive the module (TEMPO_FENCE_OUTLIVES_MODULE): its teardown waits for
+ * them (tempo_hw_wait_fences_freed()).
+ */
+static atomic_t fences_alive = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(fences_wq);
+
+/*
+ * The last thing a fence does: free the allocation it starts, as
+ * dma_fence_free() would, and count itself out. From an RCU callback, so
+ * that the teardown's rcu_barrier() knows when no CPU runs it any more.
+ */
+static void fence_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct dma_fence, rcu));
+	if (atomic_dec_and_test(&fences_alive))
+		wake_up_all(&fences_wq);
+}
+
+static void fence_release(struct dma_fence *fence)
+{
+	call_rcu(&fence->rcu, fence_free_rcu);
+}
+
+/* Without .release, a signalled fence is detached from these. */
 static const struct dma_fence_ops tempo_hw_fence_ops = {
 	.get_driver_name = fence_driver_name,
 	.get_timeline_name = fence_timeline_name,
+	.release = TEMPO_FENCE_OUTLIVES_MODULE ? NULL : fence_release,
 };
+
+static void fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
+{
+	if (!TEMPO_FENCE_OUTLIVES_MODULE)
+		atomic_inc(&fences_alive);
+	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
+		       context, seqno);
+}
+
+/**
+ * tempo_hw_wait_fences_freed() - wait until no hardware fence needs the module
+ * @hw: the GPU, stopped: every fence it was given has signalled
+ *
+ * Where dma_fence_signal() detaches a signalled fence from its ops, a
+ * fence may outlive the module and this returns at once. Elsewhere a
+ * fence's last reference calls into the module, and a fence someone
+ * keeps (a sync_file, a syncobj, through a scheduler fence) keeps the
+ * module's teardown waiting here for as long as it is kept; it says so
+ * every 10 s.
+ *
+ * Context: process; may sleep.
+ */
+void tempo_hw_wait_fences_freed(struct tempo_hw *hw)
+{
+	int n = atomic_read(&fences_alive);
+
+	if (n)
+		dev_info(hw->dev, "waiting for %d hardware fences to be released\n",
+			 n);
+	while (!wait_event_timeout(fences_wq, !atomic_read(&fences_alive),
+				   10 * HZ))
+		dev_warn(hw->dev, "%d hardware fences still held at teardown\n",
+			 atomic_read(&fences_alive));
+	/* The last fence_free_rcu() may still be returning. */
+	rcu_barrier();
+}
 
 /**
  * tempo_hqd_init() - program an HQD's MQD at device init
@@ -680,8 +746,7 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 	spin_lock_init(&fence->lock);
 	spin_lock_irqsave(&engine->lock, flags);
 	ring_write(hqd, job);
-	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
-		       hqd->fence_context, job->seqno);
+	fence_init(fence, hqd->fence_context, job->seqno);
 	dma_fence_get(&fence->base); /* the ring's reference */
 	spin_unlock_irqrestore(&engine->lock, flags);
 	return dma_fence_get(&fence->base);
@@ -732,8 +797,7 @@ void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place)
 void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
 {
 	spin_lock_init(&fence->lock);
-	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
-		       context, seqno);
+	fence_init(fence, context, seqno);
 }
 
 /**

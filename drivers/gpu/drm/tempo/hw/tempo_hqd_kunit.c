@@ -12,6 +12,7 @@
 
 #include <kunit/test.h>
 
+#include "../tempo_compat.h"
 #include "../tempo_kunit.h"
 #include "tempo_hw_priv.h"
 
@@ -233,6 +234,28 @@ static void hqd_retire_reports_the_end_before_the_fence_signals(struct kunit *te
 	KUNIT_EXPECT_EQ(test, -ELOOP, seen.error);
 	KUNIT_EXPECT_FALSE(test, seen.signalled);
 	KUNIT_EXPECT_EQ(test, -ELOOP, dma_fence_get_status(&fence->base));
+	dma_fence_put(&fence->base);
+}
+
+/*
+ * A signalled hardware fence loses its ops, and may outlive the module,
+ * exactly where the build's probe says dma_fence_signal() detaches them
+ * (compat/fence_signal_detaches_ops.c). Elsewhere it keeps them, with a
+ * release that frees it and lets the module's teardown go on.
+ */
+static void hqd_fence_keeps_its_ops_unless_signalling_detaches_them(struct kunit *test)
+{
+	struct tempo_hw_fence *fence = kzalloc(sizeof(*fence), GFP_KERNEL);
+	bool cookie;
+
+	KUNIT_ASSERT_NOT_NULL(test, fence);
+	tempo_hw_fence_init(fence, dma_fence_context_alloc(1), 1);
+	KUNIT_EXPECT_TRUE(test, tempo_compat_fence_has_ops(&fence->base));
+	cookie = dma_fence_begin_signalling();
+	dma_fence_signal(&fence->base);
+	dma_fence_end_signalling(cookie);
+	KUNIT_EXPECT_EQ(test, !TEMPO_FENCE_OUTLIVES_MODULE,
+			tempo_compat_fence_has_ops(&fence->base));
 	dma_fence_put(&fence->base);
 }
 
@@ -499,6 +522,7 @@ TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_next_yield_is_the_first_decision_time_alone_makes),
 		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
 		  KUNIT_CASE(hqd_retire_reports_the_end_before_the_fence_signals),
+		  KUNIT_CASE(hqd_fence_keeps_its_ops_unless_signalling_detaches_them),
 		  KUNIT_CASE(hqd_a_waiting_job_counts_only_runs_of_its_rank_or_above),
 		  KUNIT_CASE(hqd_a_job_that_preempts_reports_no_engine_wait),
 		  KUNIT_CASE(hqd_a_job_queued_during_a_run_counts_only_the_rest_of_it),

@@ -146,10 +146,12 @@ struct tempo_hw_mmu {
  * The driver allocates the fence, zeroed, with kmalloc(): alone, or as
  * the first member of a larger allocation, since the hardware fence may
  * not be allocated at submission. Once initialised (tempo_hw_hqd_submit(),
- * tempo_hw_fence_init()), its last reference frees that allocation whole
- * (dma_fence_free(), after an RCU grace period) without calling into the
- * driver: where dma_fence_signal() detaches a signalled fence from its
- * ops, the fence may outlive the module. Until then the driver frees it.
+ * tempo_hw_fence_init()), its last reference frees that allocation whole,
+ * after an RCU grace period. Where dma_fence_signal() detaches a signalled
+ * fence from its ops, that calls nothing of the module's and the fence may
+ * outlive it; elsewhere it goes through the fence's release, and
+ * tempo_hw_wait_fences_freed() keeps the module until no fence is left.
+ * Until it is initialised, the driver frees it.
  */
 struct tempo_hw_fence {
 	struct dma_fence base;
@@ -263,6 +265,7 @@ void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place);
 void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 			int error);
 void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno);
+void tempo_hw_wait_fences_freed(struct tempo_hw *hw);
 struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
 				       struct tempo_hw_hqd **hqds);
 void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);
