@@ -175,7 +175,6 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 	job->hw.cancel = &job->state->guilty;
 	for (i = 0; job->gang && i < job->gang->hw.width; i++)
 		job->gang->hw.members[i].cancel = &job->state->guilty;
-	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
 	job->boost = S32_MIN;
 	ret = tempo_compat_job_init(&job->base, entity, job,
 				    to_tempo_file(file)->client_id);
@@ -245,10 +244,12 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  * @ctx_id: the context's id, for the trace
  * @want_fence: whether the caller publishes the job's finished fence
  *
- * Under the context's lock: a gang is ordered after the slot's previous
- * one, a balanced slot is pointed at its least-loaded sibling, then the
- * job is armed (the point of no return), promotes the jobs it waits for
- * to its priority, and is pushed. On success the job belongs to the
+ * Under the context's lock: the job takes the context's priority of the
+ * moment, which places it (a change of priority cannot come in between),
+ * a gang is ordered after the slot's previous one, a balanced slot is
+ * pointed at its least-loaded sibling, then the job is armed (the point
+ * of no return), promotes the jobs it waits for to its priority, and is
+ * pushed. On success the job belongs to the
  * scheduler.
  *
  * Context: process; takes the context's lock.
@@ -265,6 +266,7 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 
 	mutex_lock(&ctx->lock);
 	priority = tempo_ctx_priority(ctx);
+	job->prio = tempo_priority_map(ctx->tdev, priority);
 	ret = job_order_gang(job, slot);
 	if (ret) {
 		mutex_unlock(&ctx->lock);

@@ -38,8 +38,9 @@ struct tempo_gang_job {
  * @vm: the address space; @state references it (the exec's file until
  *	@state is set)
  * @state: its context's state, referenced
- * @prio: its priority as the context had it at exec, which placed it;
- *	it runs at &tempo_ctx_state.priority
+ * @prio: its priority as the context had it when pushed (read under the
+ *	context's lock), which placed it; it runs at
+ *	&tempo_ctx_state.priority
  * @boost: the highest priority among the contexts of the jobs that wait
  *	for it (tempo_sched_promote()), or %S32_MIN; it runs at no lower
  *	priority. Under its queue's ring lock
