@@ -17,7 +17,8 @@
  *   jobs returns within the documented bound;
  * - the host: a CPU-bound bystander keeps half its throughput while the
  *   unprivileged user saturates every engine, and while it also flips a
- *   context's priority without pause; meanwhile no compute unit's thread
+ *   context's priority without pause; a change of priority does not walk
+ *   the rings of other files' jobs; meanwhile no compute unit's thread
  *   leaves its CPU priority for the higher one of privileged work;
  * - priority inheritance: a job of the unprivileged user that a
  *   VERY_HIGH job of root waits for is lent nothing unless the waiter
@@ -1370,6 +1371,77 @@ TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_a_saturated_gpu, 300)
 TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_priority_flips, 300)
 {
 	bystander_beside(_metadata, self->timeout_ms, true);
+}
+
+/* Jobs the other file keeps per context and slot: a ring's worth. */
+#define RING_JOBS	64
+#define RING_CTXS	3
+
+/*
+ * The median time of @n SET_PARAM priority changes of the idle context
+ * @ctx (LOW and NORMAL in turn), in ns.
+ */
+static uint64_t set_param_median_ns(struct __test_metadata *_metadata,
+				    int fd, uint32_t ctx, uint64_t *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t start = tempo_now_ns();
+
+		EXPECT_EQ(0, tempo_ctx_set_priority(fd, ctx, i & 1 ?
+						    DRM_TEMPO_PRIORITY_NORMAL :
+						    DRM_TEMPO_PRIORITY_LOW));
+		t[i] = tempo_now_ns() - start;
+	}
+	return tempo_median_u64(t, n);
+}
+
+/*
+ * A change of priority reprograms only the HQDs whose rings hold the
+ * context's jobs, each with interrupts off: the other file fills a ring
+ * of every engine per context (a job waiting for the gate and 63 behind
+ * it, three contexts), and a SET_PARAM of an idle context of this file
+ * costs what it cost beside empty rings (median of 200 each), not a walk
+ * of a thousand jobs.
+ */
+TEST_F_TIMEOUT(guilt, a_priority_change_leaves_other_files_rings_alone, 60)
+{
+	struct tempo_env *o = &self->other;
+	uint32_t n = o->engines->num_engines, ctx[RING_CTXS], idle;
+	uint64_t t[200], empty, full, nop;
+	int last[RING_CTXS][16];
+
+	TEMPO_NEED_BLOCKING(o);
+	ASSERT_GE(16u, n);
+	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, DRM_TEMPO_PRIORITY_NORMAL,
+				      NULL, 0, &idle));
+	empty = set_param_median_ns(_metadata, self->env.fd, idle, t, 200);
+	nop = tempo_mark_batch(o, 256, TEMPO_NO_MARK, 0);
+	for (int c = 0; c < RING_CTXS; c++) {
+		ASSERT_EQ(0, tempo_ctx_create(o->fd, DRM_TEMPO_PRIORITY_NORMAL,
+					      NULL, 0, &ctx[c]));
+		for (uint32_t s = 0; s < n; s++) {
+			ASSERT_EQ(0, tempo_exec(o->fd, ctx[c], s,
+						tempo_gated_batch(o, 0,
+							TEMPO_NO_MARK, 0),
+						NULL, 0, NULL, 0, NULL));
+			for (int j = 1; j < RING_JOBS - 1; j++)
+				ASSERT_EQ(0, tempo_exec(o->fd, ctx[c], s, nop,
+							NULL, 0, NULL, 0,
+							NULL));
+			last[c][s] = tempo_submit(_metadata, o->fd, ctx[c], s,
+						  nop);
+		}
+	}
+	tempo_sleep_ms(50);
+	full = set_param_median_ns(_metadata, self->env.fd, idle, t, 200);
+	tempo_gate_set(o, 1);
+	TH_LOG("SET_PARAM of an idle context: %.1f us beside empty rings, %.1f us beside %u jobs",
+	       empty / 1e3, full / 1e3, RING_CTXS * n * RING_JOBS);
+	for (int c = 0; c < RING_CTXS; c++)
+		for (uint32_t s = 0; s < n; s++)
+			tempo_fence_expect(_metadata, last[c][s], 1,
+					   TEMPO_WAIT_MS);
+	ASSERT_GT(2 * empty, full);
 }
 
 /*

@@ -237,7 +237,8 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 /* tempo_sched.c */
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
-void tempo_sched_priority_changed(struct tempo_device *tdev);
+void tempo_sched_priority_changed(struct tempo_device *tdev,
+				  struct tempo_ctx_state *state);
 void tempo_sched_entity_fini(struct drm_sched_entity *entity);
 void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 			 s32 priority);

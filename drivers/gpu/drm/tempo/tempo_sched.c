@@ -85,9 +85,11 @@ static s32 job_priority(const struct tempo_job *job)
  * ring, as they are now: a context's change of priority reaches its jobs
  * already written into the ring, and a job never runs below its own
  * priority because another context's job shares the ring. An empty ring
- * returns to its programming at load.
+ * returns to its programming at load. Returns whether a job of @state
+ * (NULL: of none) is in the ring.
  */
-static void queue_reprogram(struct tempo_queue *queue)
+static bool queue_reprogram_for(struct tempo_queue *queue,
+				const struct tempo_ctx_state *state)
 {
 	struct tempo_prio best = {
 		.pipe = queue->init_pipe, .queue = queue->init_queue,
@@ -96,7 +98,7 @@ static void queue_reprogram(struct tempo_queue *queue)
 	struct tempo_prio prio;
 	struct tempo_job *job;
 	unsigned long flags;
-	bool any = false;
+	bool any = false, holds = false;
 
 	spin_lock_irqsave(&queue->ring_lock, flags);
 	list_for_each_entry(job, &queue->ring, ring_link) {
@@ -104,12 +106,19 @@ static void queue_reprogram(struct tempo_queue *queue)
 		if (!any || prio_above(&prio, &best))
 			best = prio;
 		any = true;
+		holds |= job->state == state;
 	}
 	tempo_hw_hqd_info(queue->hqd, &info);
 	if (info.pipe_priority != best.pipe ||
 	    info.queue_priority != best.queue)
 		tempo_hw_hqd_set_priority(queue->hqd, best.pipe, best.queue);
 	spin_unlock_irqrestore(&queue->ring_lock, flags);
+	return holds;
+}
+
+static void queue_reprogram(struct tempo_queue *queue)
+{
+	queue_reprogram_for(queue, NULL);
 }
 
 /* The HQD's running time, the run in progress included. */
@@ -180,6 +189,8 @@ static void ring_enter(struct tempo_queue *queue, struct tempo_job *job)
 
 	spin_lock_irqsave(&queue->ring_lock, flags);
 	list_add_tail(&job->ring_link, &queue->ring);
+	/* Under the lock: see tempo_sched_priority_changed(). */
+	set_bit(queue - queue->tdev->queues, job->state->queues);
 	lent = job->boost != S32_MIN;
 	/* A loan made while the job was queued counts from now. */
 	if (lent)
@@ -270,18 +281,27 @@ static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
 /**
  * tempo_sched_priority_changed() - a context's priority changed
  * @tdev: the device
+ * @state: the context's state, its new priority set
  *
- * Reprograms the HQDs holding jobs, so that the change reaches the
- * context's jobs already written into HQD rings at once.
+ * Reprograms the HQDs whose rings hold the context's jobs, and only
+ * those, so that the change reaches its jobs already written into HQD
+ * rings at once. A queue's bit in @state->queues is cleared before its
+ * ring is looked at, and set again if the ring holds one of the
+ * context's jobs; run_job sets it under the ring lock after writing a
+ * job, so a job written meanwhile keeps it set.
  *
  * Context: any.
  */
-void tempo_sched_priority_changed(struct tempo_device *tdev)
+void tempo_sched_priority_changed(struct tempo_device *tdev,
+				  struct tempo_ctx_state *state)
 {
 	u32 q;
 
-	for (q = 0; q < tdev->num_queues; q++)
-		queue_reprogram(&tdev->queues[q]);
+	for_each_set_bit(q, state->queues, tdev->num_queues) {
+		clear_bit(q, state->queues);
+		if (queue_reprogram_for(&tdev->queues[q], state))
+			set_bit(q, state->queues);
+	}
 }
 
 /**

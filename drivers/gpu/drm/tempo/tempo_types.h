@@ -73,6 +73,9 @@ struct tempo_hw_hqd;
 #define TEMPO_PARAM_MAPPINGS_MAX	1048576
 #define TEMPO_PARAM_JOBS_MAX		65536
 #define TEMPO_PARAM_INHERIT_MS_MAX	1000
+/* Scheduler queues a device may have: every HQD of every engine but gangs'. */
+#define TEMPO_MAX_DEVICE_QUEUES	(TEMPO_NUM_CLASSES * TEMPO_PARAM_ENGINES_MAX * \
+				 TEMPO_MAX_QUEUES)
 
 /**
  * struct tempo_params - module parameters, read once at load
@@ -392,6 +395,10 @@ struct tempo_usage {
  * @idle_wq: woken when @queued drops to zero
  * @priority: the context's priority now (tempo_ctx_priority()), which its
  *	jobs run at from run_job on
+ * @queues: the scheduler queues (indices in &tempo_device.queues) whose
+ *	HQD rings hold its jobs, and possibly others that did: set by
+ *	run_job under the queue's ring lock, cleared by a change of priority
+ *	for the queues that hold none (tempo_sched_priority_changed())
  */
 struct tempo_ctx_state {
 	struct kref refcount;
@@ -401,6 +408,7 @@ struct tempo_ctx_state {
 	atomic_t queued;
 	wait_queue_head_t idle_wq;
 	s32 priority;
+	DECLARE_BITMAP(queues, TEMPO_MAX_DEVICE_QUEUES);
 };
 
 /**
