@@ -21,9 +21,9 @@
  *                    context is not guilty
  *   promotion        priority inheritance: behind a spinner of priority
  *                    between NORMAL and HIGH, a NORMAL job and then a LOW
- *                    job wait; a HIGH job that waits for the LOW one
- *                    promotes it, and it runs first, before the spinner
- *                    ends
+ *                    job wait; a HIGH job that waits for the LOW one with
+ *                    DRM_TEMPO_EXEC_INHERIT_PRIORITY promotes it, and it
+ *                    runs first, before the spinner ends
  *   wide             many contexts, all plugged on one syncobj (a
  *                    spinner's fence), complete with their own results
  *                    once it signals
@@ -302,6 +302,31 @@ static void preempt_self(struct sched *s)
 #define NORMAL_RESULT	RESULT(1)
 #define HIGH_RESULT	RESULT(2)
 
+/*
+ * @batch on the fixture's slot of @ctx after the binary syncobj @syncobj,
+ * lending @ctx's priority to the job it waits for; its sync_file.
+ */
+static int exec_lending(struct sched *s, uint32_t ctx, uint64_t batch,
+			uint32_t syncobj)
+{
+	struct drm_tempo_sync in = { .handle = syncobj };
+	struct drm_tempo_exec x = {
+		.ctx_id = ctx,
+		.slot = s->slot,
+		.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE |
+			 DRM_TEMPO_EXEC_INHERIT_PRIORITY,
+		.num_batches = 1,
+		.batches = (uintptr_t)&batch,
+		.num_in_syncs = 1,
+		.in_syncs = (uintptr_t)&in,
+		.out_fence_fd = -1,
+	};
+
+	igt_assert_eq(drmIoctl(s->fd, DRM_IOCTL_TEMPO_EXEC, &x), 0);
+	igt_assert_lte(0, x.out_fence_fd);
+	return x.out_fence_fd;
+}
+
 static void promotion(struct sched *s)
 {
 	uint32_t mid, normal, low, high, syncobj;
@@ -328,9 +353,9 @@ static void promotion(struct sched *s)
 				   count_batch(&cmd, &data, COUNTER,
 					       LOW_RESULT), NULL, &low_f), 0);
 	igt_assert_eq(drmSyncobjImportSyncFile(s->fd, syncobj, low_f), 0);
-	high_f = tempo_exec_after(s->fd, high, s->slot,
-				  count_batch(&cmd, &data, COUNTER,
-					      HIGH_RESULT), syncobj);
+	high_f = exec_lending(s, high,
+			      count_batch(&cmd, &data, COUNTER, HIGH_RESULT),
+			      syncobj);
 
 	/* The LOW job ran first, at HIGH, while the spinner holds on. */
 	igt_assert_eq(tempo_fence_wait(low_f), 1);

@@ -179,7 +179,8 @@ FIXTURE_VARIANT(exec_bad) {
 
 BAD(unknown_flag_fails_einval, EINVAL)
 {
-	b->x.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE << 1;
+	/* The lowest bit above the known ones. */
+	b->x.flags = (DRM_TEMPO_EXEC_FLAGS + 1) & ~DRM_TEMPO_EXEC_FLAGS;
 }
 
 BAD(top_flag_bit_fails_einval, EINVAL)

@@ -17,8 +17,13 @@
  *   jobs returns within the documented bound;
  * - the host: a CPU-bound bystander keeps half its throughput while the
  *   unprivileged user saturates every engine, and while it also flips a
- *   context's priority without pause; meanwhile no compute unit's thread
+ *   context's priority without pause; a change of priority does not walk
+ *   the rings of other files' jobs; meanwhile no compute unit's thread
  *   leaves its CPU priority for the higher one of privileged work;
+ * - priority inheritance: a job of the unprivileged user that a
+ *   VERY_HIGH job of root waits for is lent nothing unless the waiter
+ *   asks, and then no more than NORMAL, so a HIGH job on its engine
+ *   still preempts it;
  * - privilege: DRM master of the card node grants nothing on a device
  *   without a display, and with master_priority=1 grants what
  *   CAP_SYS_NICE does, only while it is master; dumb buffers have the same size cap; a DISPATCH
@@ -779,8 +784,10 @@ static void *deep_wait_loop(void *arg)
 		bool waits = !w->bystander && in.point;
 		int ret;
 
-		ret = tempo_exec(t->fd, w->ctx, w->slot, t->nop, &in, waits,
-				 NULL, 0, &fences[n]);
+		ret = tempo_exec_flags(t->fd, w->ctx, w->slot, t->nop,
+				       waits ? &in : NULL,
+				       DRM_TEMPO_EXEC_INHERIT_PRIORITY,
+				       &fences[n]);
 		if (ret == -EAGAIN) {
 			usleep(1000);
 			continue;
@@ -837,7 +844,8 @@ static int deep_round(struct tempo_env *e, struct deep_timeline *t,
 
 /*
  * Priority inheritance looks through every point of a timeline not
- * signalled yet: threads of a NORMAL context keep waiting for the newest
+ * signalled yet: threads of a NORMAL context that ask for it
+ * (DRM_TEMPO_EXEC_INHERIT_PRIORITY) keep waiting for the newest
  * point of a timeline a thousand points deep, queued on a LOW context,
  * while those points end and their jobs are freed, round after round. No
  * job may be looked at once freed (the debug kernel reports it), every
@@ -1451,6 +1459,77 @@ TEST_F_TIMEOUT(guilt, bystander_keeps_half_its_cpu_beside_priority_flips, 300)
 	bystander_beside(_metadata, self->timeout_ms, true);
 }
 
+/* Jobs the other file keeps per context and slot: a ring's worth. */
+#define RING_JOBS	64
+#define RING_CTXS	3
+
+/*
+ * The median time of @n SET_PARAM priority changes of the idle context
+ * @ctx (LOW and NORMAL in turn), in ns.
+ */
+static uint64_t set_param_median_ns(struct __test_metadata *_metadata,
+				    int fd, uint32_t ctx, uint64_t *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t start = tempo_now_ns();
+
+		EXPECT_EQ(0, tempo_ctx_set_priority(fd, ctx, i & 1 ?
+						    DRM_TEMPO_PRIORITY_NORMAL :
+						    DRM_TEMPO_PRIORITY_LOW));
+		t[i] = tempo_now_ns() - start;
+	}
+	return tempo_median_u64(t, n);
+}
+
+/*
+ * A change of priority reprograms only the HQDs whose rings hold the
+ * context's jobs, each with interrupts off: the other file fills a ring
+ * of every engine per context (a job waiting for the gate and 63 behind
+ * it, three contexts), and a SET_PARAM of an idle context of this file
+ * costs what it cost beside empty rings (median of 200 each), not a walk
+ * of a thousand jobs.
+ */
+TEST_F_TIMEOUT(guilt, a_priority_change_leaves_other_files_rings_alone, 60)
+{
+	struct tempo_env *o = &self->other;
+	uint32_t n = o->engines->num_engines, ctx[RING_CTXS], idle;
+	uint64_t t[200], empty, full, nop;
+	int last[RING_CTXS][16];
+
+	TEMPO_NEED_BLOCKING(o);
+	ASSERT_GE(16u, n);
+	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, DRM_TEMPO_PRIORITY_NORMAL,
+				      NULL, 0, &idle));
+	empty = set_param_median_ns(_metadata, self->env.fd, idle, t, 200);
+	nop = tempo_mark_batch(o, 256, TEMPO_NO_MARK, 0);
+	for (int c = 0; c < RING_CTXS; c++) {
+		ASSERT_EQ(0, tempo_ctx_create(o->fd, DRM_TEMPO_PRIORITY_NORMAL,
+					      NULL, 0, &ctx[c]));
+		for (uint32_t s = 0; s < n; s++) {
+			ASSERT_EQ(0, tempo_exec(o->fd, ctx[c], s,
+						tempo_gated_batch(o, 0,
+							TEMPO_NO_MARK, 0),
+						NULL, 0, NULL, 0, NULL));
+			for (int j = 1; j < RING_JOBS - 1; j++)
+				ASSERT_EQ(0, tempo_exec(o->fd, ctx[c], s, nop,
+							NULL, 0, NULL, 0,
+							NULL));
+			last[c][s] = tempo_submit(_metadata, o->fd, ctx[c], s,
+						  nop);
+		}
+	}
+	tempo_sleep_ms(50);
+	full = set_param_median_ns(_metadata, self->env.fd, idle, t, 200);
+	tempo_gate_set(o, 1);
+	TH_LOG("SET_PARAM of an idle context: %.1f us beside empty rings, %.1f us beside %u jobs",
+	       empty / 1e3, full / 1e3, RING_CTXS * n * RING_JOBS);
+	for (int c = 0; c < RING_CTXS; c++)
+		for (uint32_t s = 0; s < n; s++)
+			tempo_fence_expect(_metadata, last[c][s], 1,
+					   TEMPO_WAIT_MS);
+	ASSERT_GT(2 * empty, full);
+}
+
 /*
  * A compute unit runs a workgroup of a queue of the high pipe priority at
  * the command processors' CPU priority (hw_nice), which only privileged
@@ -1545,6 +1624,124 @@ static void as_master(struct __test_metadata *_metadata, int param,
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * The unprivileged client of the inheritance test: a NORMAL job on the
+ * first compute engine that marks that it started, then waits for the
+ * gate; its sync_file goes to the parent, which says when to open the
+ * gate. 0, or where it failed.
+ */
+static int waited_for_client(int sock, void *arg)
+{
+	const struct unpriv *u = arg;
+	struct tempo_env e;
+	int fence, slot;
+	char byte;
+
+	if (unpriv_become(u) || tempo_env_open(&e, 1 << 20))
+		return 10;
+	slot = tempo_default_slot(e.engines, DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	if (slot < 0)
+		return 11;
+	*tempo_u64(&e.data, MARK) = 0;
+	if (tempo_exec_flags(e.fd, e.ctx, slot,
+			     tempo_started_gated_batch(&e, 0, MARK), NULL, 0,
+			     &fence))
+		return 12;
+	while (!*tempo_u64(&e.data, MARK))
+		tempo_sleep_ms(1);
+	if (tempo_send_fds(sock, &fence, 1))
+		return 13;
+	if (read(sock, &byte, 1) != 1)
+		return 14;
+	tempo_gate_set(&e, 1);
+	return tempo_fence_wait(fence, TEMPO_WAIT_MS) == 1 ? 0 : 15;
+}
+
+/*
+ * A HIGH job of @high on @slot that writes @value at MARK + 8, from the
+ * command buffer's @offset: how long it took from exec to its end, in ns.
+ */
+static uint64_t probe_ns(struct __test_metadata *_metadata,
+			 struct tempo_env *e, uint32_t high, uint32_t slot,
+			 uint32_t offset, uint32_t value)
+{
+	uint64_t start = tempo_now_ns();
+	int probe;
+
+	EXPECT_EQ(0, tempo_exec_flags(e->fd, high, slot,
+				      tempo_mark_batch(e, offset, MARK + 8,
+						       value),
+				      NULL, 0, &probe));
+	EXPECT_EQ(1, tempo_fence_wait(probe, TEMPO_WAIT_MS));
+	close(probe);
+	return tempo_now_ns() - start;
+}
+
+/*
+ * The compositor's inversion turned into an attack: root's VERY_HIGH
+ * context waits for the fence of an unprivileged client's job that never
+ * ends on its own, first without asking for inheritance, then with
+ * DRM_TEMPO_EXEC_INHERIT_PRIORITY. The client's job is lent nothing, then
+ * no more than its own file may use, NORMAL: no HQD runs at VERY_HIGH's
+ * programming (pipe 2, queue 15) beyond the high HQDs' own at load, and a
+ * HIGH job of root on the same engine runs at once each time, before the
+ * starvation bound would let it through, while the client's job runs on.
+ */
+TEST_F_TIMEOUT(device, a_privileged_waiter_lends_an_unprivileged_job_at_most_normal, 60)
+{
+	uint64_t starve_ns = tempo_module_param("starve_ms") * 1000000ull;
+	struct drm_tempo_sync sync = { 0 };
+	uint32_t very_high, high, flags;
+	int sock, client, waiter[2], status, slot;
+	unsigned int at_load;
+	struct tempo_env e;
+	struct unpriv u;
+	uint64_t took;
+	pid_t pid;
+
+	if (!unpriv_lookup(&u))
+		SKIP(return, "needs root and an unprivileged user");
+	tempo_env_init(_metadata, &e, tempo_device_open());
+	TEMPO_NEED_BLOCKING(&e);
+	slot = tempo_default_slot(e.engines, DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0);
+	ASSERT_LE(0, slot);
+	ASSERT_EQ(0, tempo_ctx_create(e.fd, DRM_TEMPO_PRIORITY_VERY_HIGH, NULL,
+				      0, &very_high));
+	ASSERT_EQ(0, tempo_ctx_create(e.fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
+				      &high));
+	at_load = tempo_hqds_at(_metadata, e.fd, 2, 15);
+	sock = tempo_fork_child(waited_for_client, &u, &pid);
+	ASSERT_LE(0, sock);
+	ASSERT_EQ(0, tempo_recv_fds(sock, &client, 1));
+	ASSERT_EQ(0, drmSyncobjCreate(e.fd, 0, &sync.handle));
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(e.fd, sync.handle, client));
+	for (int i = 0; i < 2; i++) {
+		flags = i ? DRM_TEMPO_EXEC_INHERIT_PRIORITY : 0;
+		ASSERT_EQ(0, tempo_exec_flags(e.fd, very_high, slot,
+					      tempo_mark_batch(&e, 256 * i,
+							       MARK, i + 1),
+					      &sync, flags, &waiter[i]));
+		ASSERT_EQ(at_load, tempo_hqds_at(_metadata, e.fd, 2, 15));
+		took = probe_ns(_metadata, &e, high, slot, 512 + 256 * i,
+				i + 1);
+		TH_LOG("%s: a HIGH job beside the client's took %.1f ms",
+		       flags ? "inheritance asked" : "not asked", took / 1e6);
+		ASSERT_GT(starve_ns, took);
+		ASSERT_EQ(0, tempo_fence_wait(client, 0));
+	}
+
+	ASSERT_EQ(1, write(sock, "", 1));
+	tempo_fence_expect(_metadata, client, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, waiter[0], 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, waiter[1], 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	close(sock);
+	drmSyncobjDestroy(e.fd, sync.handle);
+	tempo_env_fini(&e);
 }
 
 /* Master grants neither a priority above normal nor SCHED. */

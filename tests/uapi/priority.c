@@ -6,7 +6,8 @@
  * as the policy says, low priority is not starved forever, contexts of
  * one priority share an engine, a change of priority reaches a context
  * that never idles, a job that a higher-priority job waits for runs
- * at that priority, a compute unit runs a high-priority workgroup at
+ * at that priority when the waiter asks for it, and only for the loan's
+ * running time, a compute unit runs a high-priority workgroup at
  * a higher CPU priority than low-priority ones, and a job reports how long
  * other queues' work kept it from its engine and from the compute units.
  *
@@ -36,6 +37,7 @@ FIXTURE(prio) {
 	uint32_t low;
 	uint32_t high;
 	unsigned int policy;
+	long long inherit_ms;
 };
 
 FIXTURE_SETUP(prio)
@@ -49,11 +51,31 @@ FIXTURE_SETUP(prio)
 	ASSERT_EQ(0, tempo_ctx_create(self->env.fd, DRM_TEMPO_PRIORITY_HIGH,
 				      NULL, 0, &self->high));
 	self->policy = tempo_module_param("hqd_policy") == 1;
+	self->inherit_ms = tempo_module_param("inherit_ms");
 }
 
 FIXTURE_TEARDOWN(prio)
 {
+	char value[24];
+
+	if (self->inherit_ms >= 0) {
+		snprintf(value, sizeof(value), "%lld", self->inherit_ms);
+		tempo_set_module_param("inherit_ms", value);
+	}
 	tempo_env_fini(&self->env);
+}
+
+/*
+ * Priority loans last @ms of running time of the borrower's HQD: the
+ * tests that look at a gated borrower's HQD keep it for a second.
+ */
+static void set_loan_ms(struct __test_metadata *_metadata, unsigned int ms)
+{
+	char value[24];
+
+	snprintf(value, sizeof(value), "%u", ms);
+	ASSERT_TRUE(tempo_set_module_param("inherit_ms", value))
+		TH_LOG("the module parameter inherit_ms cannot be written");
 }
 
 static uint64_t high_write_batch(struct tempo_env *e, uint32_t offset)
@@ -464,13 +486,13 @@ TEST_F(prio, an_hqd_runs_at_its_jobs_priority_while_it_holds_them)
 
 /*
  * Submit @batch on the LOW context (after @low_in unless NULL) with an
- * out-syncobj, then a job of context @waiter that waits for it; returns
- * the LOW job's sync_file, the waiter's in *@high.
+ * out-syncobj, then a job of context @waiter that waits for it, exec
+ * @flags; returns the LOW job's sync_file, the waiter's in *@high.
  */
 static int submit_waited_for(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(prio) *self, uint32_t waiter,
 			     const struct drm_tempo_sync *low_in,
-			     uint64_t batch, int *high)
+			     uint64_t batch, uint32_t flags, int *high)
 {
 	struct tempo_env *e = &self->env;
 	struct drm_tempo_sync sync = { 0 };
@@ -480,9 +502,9 @@ static int submit_waited_for(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &sync.handle));
 	ASSERT_EQ(0, tempo_exec(e->fd, self->low, self->slot, batch, low_in,
 				low_in ? 1 : 0, &sync, 1, &low));
-	ASSERT_EQ(0, tempo_exec(e->fd, waiter, self->slot,
-				high_write_batch(e, 4096), &sync, 1, NULL, 0,
-				high));
+	ASSERT_EQ(0, tempo_exec_flags(e->fd, waiter, self->slot,
+				      high_write_batch(e, 4096), &sync, flags,
+				      high));
 	drmSyncobjDestroy(e->fd, sync.handle);
 	return low;
 }
@@ -493,7 +515,7 @@ static int submit_waited_for(struct __test_metadata *_metadata,
  */
 static int start_waited_for(struct __test_metadata *_metadata,
 			    FIXTURE_DATA(prio) *self, uint32_t waiter,
-			    int *high)
+			    uint32_t flags, int *high)
 {
 	struct tempo_env *e = &self->env;
 	int low;
@@ -501,15 +523,38 @@ static int start_waited_for(struct __test_metadata *_metadata,
 	*tempo_u64(&e->data, STARTED) = 0;
 	low = submit_waited_for(_metadata, self, waiter, NULL,
 				tempo_started_gated_batch(e, 0, STARTED),
-				high);
+				flags, high);
 	tempo_wait_nonzero(_metadata, &e->data, STARTED);
 	return low;
 }
 
 /*
+ * Priority inheritance is asked for: a HIGH job that waits for a LOW job
+ * without DRM_TEMPO_EXEC_INHERIT_PRIORITY leaves it at LOW's programming
+ * (pipe 1 or 0, queue 3), and nothing runs at HIGH's.
+ */
+TEST_F(prio, a_low_job_keeps_its_priority_when_its_waiter_does_not_ask)
+{
+	struct tempo_env *e = &self->env;
+	unsigned int low_pipe = self->policy ? 0 : 1;
+	int low, high;
+
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
+	low = start_waited_for(_metadata, self, self->high, 0, &high);
+	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+}
+
+/*
  * Priority inheritance: a HIGH job that waits for a LOW job in an HQD
- * ring raises that job's HQD to HIGH's programming (pipe 2, queue 11),
- * with either policy, until it ends.
+ * ring with DRM_TEMPO_EXEC_INHERIT_PRIORITY raises that job's HQD to
+ * HIGH's programming (pipe 2, queue 11), with either policy, until it
+ * ends (the loan is made longer than the test).
  */
 TEST_F(prio, a_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 {
@@ -519,8 +564,10 @@ TEST_F(prio, a_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 
 	if (!tempo_env_can_block(e))
 		SKIP(return, "job timeout too short for a gated job");
+	set_loan_ms(_metadata, 1000);
 	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
-	low = start_waited_for(_metadata, self, self->high, &high);
+	low = start_waited_for(_metadata, self, self->high,
+			       DRM_TEMPO_EXEC_INHERIT_PRIORITY, &high);
 	/* The HIGH job waits in drm_sched: only the LOW job is in a ring. */
 	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
 	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, 2, 11));
@@ -530,6 +577,39 @@ TEST_F(prio, a_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
 	ASSERT_EQ(1u, *tempo_u32(&e->data, HIGH_MARK));
 	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
+}
+
+/*
+ * A loan is bounded: with inherit_ms=300 the LOW job's HQD runs at HIGH's
+ * programming once the HIGH waiter asked for inheritance, and returns to
+ * LOW's once it has run 300 ms, while the job (waiting for the gate, which
+ * keeps its HQD running) still runs.
+ */
+TEST_F(prio, a_loan_ends_after_inherit_ms_of_running_time)
+{
+	struct tempo_env *e = &self->env;
+	unsigned int low_pipe = self->policy ? 0 : 1;
+	uint64_t start, back;
+	int low, high;
+
+	if (!tempo_env_can_block(e))
+		SKIP(return, "job timeout too short for a gated job");
+	set_loan_ms(_metadata, 300);
+	start = tempo_now_ns();
+	low = start_waited_for(_metadata, self, self->high,
+			       DRM_TEMPO_EXEC_INHERIT_PRIORITY, &high);
+	ASSERT_EQ(1u, tempo_hqds_at(_metadata, e->fd, 2, 11));
+	tempo_wait_hqds_at(_metadata, e->fd, low_pipe, 3, 1);
+	back = tempo_now_ns();
+	TH_LOG("the loan ended %.1f ms after the LOW job was submitted",
+	       (back - start) / 1e6);
+	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
+	ASSERT_LE(300000000ull, back - start);
+	ASSERT_EQ(0, tempo_fence_wait(low, 0));
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, low, 1, TEMPO_WAIT_MS);
+	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(1u, *tempo_u32(&e->data, HIGH_MARK));
 }
 
 /*
@@ -545,7 +625,9 @@ TEST_F(prio, a_normal_waiter_promotes_a_low_job_to_normal_only)
 
 	if (!tempo_env_can_block(e))
 		SKIP(return, "job timeout too short for a gated job");
-	low = start_waited_for(_metadata, self, e->ctx, &normal);
+	set_loan_ms(_metadata, 1000);
+	low = start_waited_for(_metadata, self, e->ctx,
+			       DRM_TEMPO_EXEC_INHERIT_PRIORITY, &normal);
 	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, low_pipe, 3));
 	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	tempo_gate_set(e, 1);
@@ -570,6 +652,7 @@ TEST_F(prio, a_queued_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 	if (!tempo_env_can_block(e))
 		SKIP(return, "job timeout too short for a gated job");
 	ASSERT_LE(0, gfx);
+	set_loan_ms(_metadata, 1000);
 	*tempo_u64(&e->data, STARTED) = 0;
 	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &cork.handle));
 	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, gfx,
@@ -581,7 +664,7 @@ TEST_F(prio, a_queued_low_job_that_a_high_job_waits_for_runs_at_high_priority)
 	tempo_pkt_wait_gate(&b, e, 2);
 	tempo_pkt_end(&b);
 	low = submit_waited_for(_metadata, self, self->high, &cork, b.va,
-				&high);
+				DRM_TEMPO_EXEC_INHERIT_PRIORITY, &high);
 	ASSERT_EQ(0u, tempo_hqds_at(_metadata, e->fd, 2, 11));
 	tempo_gate_set(e, 1);
 	tempo_wait_nonzero(_metadata, &e->data, STARTED);
@@ -615,9 +698,9 @@ TEST_F_TIMEOUT(prio, a_high_job_waiting_for_a_deep_timeline_point_completes, 60)
 					tempo_mark_batch(e, 64, 0x3000, 1),
 					NULL, 0, &point, 1, NULL));
 	point.point = 100;
-	ASSERT_EQ(0, tempo_exec(e->fd, self->high, self->slot,
-				high_write_batch(e, 4096), &point, 1, NULL, 0,
-				&high));
+	ASSERT_EQ(0, tempo_exec_flags(e->fd, self->high, self->slot,
+				      high_write_batch(e, 4096), &point,
+				      DRM_TEMPO_EXEC_INHERIT_PRIORITY, &high));
 	tempo_gate_set(e, 1);
 	tempo_fence_expect(_metadata, gate, 1, TEMPO_WAIT_MS);
 	tempo_fence_expect(_metadata, high, 1, TEMPO_WAIT_MS);

@@ -485,6 +485,31 @@ static inline int tempo_submit(struct __test_metadata *_metadata, int fd,
 }
 
 /*
+ * &DRM_IOCTL_TEMPO_EXEC of one batch with @flags (a sync_file is always
+ * asked for, returned in *@fence, else -1), waiting for @in unless NULL:
+ * 0 or -errno.
+ */
+static inline int tempo_exec_flags(int fd, uint32_t ctx_id, uint32_t slot,
+				   uint64_t batch_va,
+				   const struct drm_tempo_sync *in,
+				   uint32_t flags, int *fence)
+{
+	struct drm_tempo_exec x = {
+		.ctx_id = ctx_id,
+		.slot = slot,
+		.flags = flags | DRM_TEMPO_EXEC_OUT_SYNC_FILE,
+		.num_batches = 1,
+		.batches = TEMPO_PTR(&batch_va),
+		.num_in_syncs = in ? 1 : 0,
+		.in_syncs = TEMPO_PTR(in),
+	};
+	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x);
+
+	*fence = ret ? -1 : x.out_fence_fd;
+	return ret;
+}
+
+/*
  * Submit one batch, wait for it (TEMPO_WAIT_MS at most) and return the
  * fence status: 1 for success, the job's -errno, 0 if it did not finish.
  */

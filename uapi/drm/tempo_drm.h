@@ -743,9 +743,15 @@ struct drm_tempo_sync {
  */
 #define DRM_TEMPO_EXEC_OUT_SYNC_FILE	(1u << 0)
 /**
+ * DRM_TEMPO_EXEC_INHERIT_PRIORITY - lend the context's priority to the
+ * jobs the in-syncs wait for, within bounds (see &struct drm_tempo_exec)
+ */
+#define DRM_TEMPO_EXEC_INHERIT_PRIORITY	(1u << 1)
+/**
  * DRM_TEMPO_EXEC_FLAGS - every flag of &drm_tempo_exec.flags
  */
-#define DRM_TEMPO_EXEC_FLAGS		DRM_TEMPO_EXEC_OUT_SYNC_FILE
+#define DRM_TEMPO_EXEC_FLAGS		(DRM_TEMPO_EXEC_OUT_SYNC_FILE | \
+					 DRM_TEMPO_EXEC_INHERIT_PRIORITY)
 
 /**
  * struct drm_tempo_exec - run batch buffers on a context's engine slot
@@ -755,10 +761,22 @@ struct drm_tempo_sync {
  * %DRM_TEMPO_EXEC_OUT_SYNC_FILE, returned as a sync_file. The fence carries
  * the job's error (see "Emulated hardware").
  *
- * Priority inheritance: a job of this device that an in-sync waits for
- * (directly, not through the jobs it waits for itself) runs from then on,
- * until it ends, at no lower priority than the context submitting this
- * job. Parallel slots' jobs are not promoted.
+ * Priority inheritance, only with %DRM_TEMPO_EXEC_INHERIT_PRIORITY: a job
+ * of this device that an in-sync waits for (directly, not through the
+ * jobs it waits for itself) is lent the priority of the context
+ * submitting this job, and runs at no lower priority while the loan
+ * lasts. A loan never raises a job above the highest priority the
+ * process that submitted it could set itself (its
+ * &drm_tempo_query_device.max_priority: %DRM_TEMPO_PRIORITY_NORMAL
+ * without CAP_SYS_NICE), and lasts until the job ends or its hardware
+ * queue has run for the module parameter inherit_ms (10 ms by default;
+ * 0 lends nothing) since the loan started, whichever comes first; the
+ * loan starts when this job is queued if the job waited for is on its
+ * hardware queue, else when it gets there. A job is lent at most once
+ * (a higher priority lent later raises it for the rest of the same loan,
+ * and no loan follows the end of one). Parallel slots' jobs are never
+ * lent a priority. Without the flag the jobs waited for keep their own
+ * priority.
  *
  * Checks, in this order: non-zero @flags bits outside
  * %DRM_TEMPO_EXEC_FLAGS, non-zero @pad, an unknown extension: -EINVAL;
@@ -779,7 +797,10 @@ struct drm_tempo_exec {
 	__u32 ctx_id;
 	/** @slot: index in the context's engine map. */
 	__u32 slot;
-	/** @flags: %DRM_TEMPO_EXEC_OUT_SYNC_FILE. */
+	/**
+	 * @flags: %DRM_TEMPO_EXEC_OUT_SYNC_FILE,
+	 * %DRM_TEMPO_EXEC_INHERIT_PRIORITY.
+	 */
 	__u32 flags;
 	/** @num_batches: entries in @batches. */
 	__u32 num_batches;

@@ -573,7 +573,7 @@ static void ctx_apply_priority(struct tempo_ctx *ctx)
 
 	lockdep_assert_held(&ctx->lock);
 	WRITE_ONCE(ctx->state->priority, tempo_ctx_priority(ctx));
-	tempo_sched_priority_changed(ctx->tdev);
+	tempo_sched_priority_changed(ctx->tdev, ctx->state);
 	for (i = 0; i < ctx->num_slots; i++) {
 		struct tempo_slot *slot = &ctx->slots[i];
 		struct drm_gpu_scheduler **list;

@@ -69,6 +69,7 @@
 #define TEMPO_DEF_MAX_MAPPINGS		65536
 #define TEMPO_DEF_MAX_JOBS		4096
 #define TEMPO_DEF_HW_NICE		10
+#define TEMPO_DEF_INHERIT_MS		10
 
 /* " (LO-HI, default DEF)", for MODULE_PARM_DESC(). */
 #define TEMPO_RANGE(lo, hi, def) \
@@ -93,6 +94,7 @@ struct tempo_params tempo_params = {
 	.master_priority = false,
 	.floor = false,
 	.run_in_place = false,
+	.inherit_ms = TEMPO_DEF_INHERIT_MS,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
@@ -145,6 +147,9 @@ module_param_named(floor, tempo_params.floor, bool, 0600);
 MODULE_PARM_DESC(floor, "benchmark switch, root may change it at run time: jobs end at once without running, as on a bare drm_sched driver (default 0)");
 module_param_named(run_in_place, tempo_params.run_in_place, bool, 0600);
 MODULE_PARM_DESC(run_in_place, "root may change it at run time: run_job runs an idle engine's command processor itself, for up to 1 ms, instead of waking its thread (default 0)");
+module_param_named(inherit_ms, tempo_params.inherit_ms, uint, 0600);
+MODULE_PARM_DESC(inherit_ms, "root may change it at run time: running time of its hardware queue after which a priority loan (EXEC's INHERIT_PRIORITY) ends; 0 lends nothing"
+		 TEMPO_RANGE(0, TEMPO_PARAM_INHERIT_MS_MAX, TEMPO_DEF_INHERIT_MS));
 
 static struct platform_device *tempo_pdev;
 

@@ -237,7 +237,8 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data,
 /* tempo_sched.c */
 int tempo_sched_init(struct tempo_device *tdev);
 void tempo_sched_fini(struct tempo_device *tdev);
-void tempo_sched_priority_changed(struct tempo_device *tdev);
+void tempo_sched_priority_changed(struct tempo_device *tdev,
+				  struct tempo_ctx_state *state);
 void tempo_sched_entity_fini(struct drm_sched_entity *entity);
 void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 			 s32 priority);
@@ -251,7 +252,7 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 int tempo_job_add_dependency(struct tempo_job *job, struct dma_fence *fence);
 struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 				 struct tempo_slot *slot, u32 ctx_id,
-				 bool want_fence);
+				 bool want_fence, bool inherit);
 void tempo_job_discard(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
 u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,

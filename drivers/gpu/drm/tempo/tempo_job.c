@@ -175,7 +175,7 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 	job->hw.cancel = &job->state->guilty;
 	for (i = 0; job->gang && i < job->gang->hw.width; i++)
 		job->gang->hw.members[i].cancel = &job->state->guilty;
-	job->prio = tempo_priority_map(ctx->tdev, tempo_ctx_priority(ctx));
+	job->ceiling = tempo_priority_ceiling(file);
 	job->boost = S32_MIN;
 	ret = tempo_compat_job_init(&job->base, entity, job,
 				    to_tempo_file(file)->client_id);
@@ -224,7 +224,7 @@ static int job_order_gang(struct tempo_job *job, struct tempo_slot *slot)
 	return 0;
 }
 
-/* The jobs it waits for run at its priority or higher from now on. */
+/* The jobs it waits for are lent its priority (tempo_sched_promote()). */
 static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
 			     s32 priority)
 {
@@ -244,12 +244,15 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  * @slot: the slot of @ctx it was initialised for
  * @ctx_id: the context's id, for the trace
  * @want_fence: whether the caller publishes the job's finished fence
+ * @inherit: whether the job lends its priority to the jobs it waits for
+ *	(%DRM_TEMPO_EXEC_INHERIT_PRIORITY)
  *
- * Under the context's lock: a gang is ordered after the slot's previous
- * one, a balanced slot is pointed at its least-loaded sibling, then the
- * job is armed (the point of no return), promotes the jobs it waits for
- * to its priority, and is pushed. On success the job belongs to the
- * scheduler.
+ * Under the context's lock: the job takes the context's priority of the
+ * moment, which places it (a change of priority cannot come in between),
+ * a gang is ordered after the slot's previous one, a balanced slot is
+ * pointed at its least-loaded sibling, then the job is armed (the point
+ * of no return), lends its priority to the jobs it waits for if
+ * @inherit, and is pushed. On success the job belongs to the scheduler.
  *
  * Context: process; takes the context's lock.
  * Return: a reference to the job's finished fence (NULL unless
@@ -257,7 +260,7 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  */
 struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 				 struct tempo_slot *slot, u32 ctx_id,
-				 bool want_fence)
+				 bool want_fence, bool inherit)
 {
 	struct dma_fence *fence = NULL;
 	s32 priority;
@@ -265,6 +268,7 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 
 	mutex_lock(&ctx->lock);
 	priority = tempo_ctx_priority(ctx);
+	job->prio = tempo_priority_map(ctx->tdev, priority);
 	ret = job_order_gang(job, slot);
 	if (ret) {
 		mutex_unlock(&ctx->lock);
@@ -273,7 +277,8 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 	if (slot->kind == TEMPO_SLOT_BALANCED)
 		tempo_map_balance(ctx->tdev, slot, job->prio.high);
 	drm_sched_job_arm(&job->base);
-	job_promote_deps(job, ctx->tdev, priority);
+	if (inherit)
+		job_promote_deps(job, ctx->tdev, priority);
 	if (want_fence)
 		fence = dma_fence_get(&job->base.s_fence->finished);
 	atomic_inc(&job->state->queued);

@@ -54,6 +54,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -84,9 +85,11 @@ static s32 job_priority(const struct tempo_job *job)
  * ring, as they are now: a context's change of priority reaches its jobs
  * already written into the ring, and a job never runs below its own
  * priority because another context's job shares the ring. An empty ring
- * returns to its programming at load.
+ * returns to its programming at load. Returns whether a job of @state
+ * (NULL: of none) is in the ring.
  */
-static void queue_reprogram(struct tempo_queue *queue)
+static bool queue_reprogram_for(struct tempo_queue *queue,
+				const struct tempo_ctx_state *state)
 {
 	struct tempo_prio best = {
 		.pipe = queue->init_pipe, .queue = queue->init_queue,
@@ -95,7 +98,7 @@ static void queue_reprogram(struct tempo_queue *queue)
 	struct tempo_prio prio;
 	struct tempo_job *job;
 	unsigned long flags;
-	bool any = false;
+	bool any = false, holds = false;
 
 	spin_lock_irqsave(&queue->ring_lock, flags);
 	list_for_each_entry(job, &queue->ring, ring_link) {
@@ -103,23 +106,99 @@ static void queue_reprogram(struct tempo_queue *queue)
 		if (!any || prio_above(&prio, &best))
 			best = prio;
 		any = true;
+		holds |= job->state == state;
 	}
 	tempo_hw_hqd_info(queue->hqd, &info);
 	if (info.pipe_priority != best.pipe ||
 	    info.queue_priority != best.queue)
 		tempo_hw_hqd_set_priority(queue->hqd, best.pipe, best.queue);
 	spin_unlock_irqrestore(&queue->ring_lock, flags);
+	return holds;
+}
+
+static void queue_reprogram(struct tempo_queue *queue)
+{
+	queue_reprogram_for(queue, NULL);
+}
+
+/* The HQD's running time, the run in progress included. */
+static u64 hqd_busy_ns(struct tempo_hw_hqd *hqd)
+{
+	struct tempo_hw_hqd_state st;
+
+	tempo_hw_hqd_state(hqd, &st);
+	return st.busy_ns;
+}
+
+/* How long a loan lasts, in running time of the borrower's HQD. */
+static u64 loan_budget_ns(void)
+{
+	u32 ms = min(READ_ONCE(tempo_params.inherit_ms),
+		     TEMPO_PARAM_INHERIT_MS_MAX);
+
+	return (u64)ms * NSEC_PER_MSEC;
+}
+
+/* Look at the queue's loans again once its HQD may have run @ns. */
+static void loan_watch(struct tempo_queue *queue, u64 ns)
+{
+	queue_delayed_work(system_wq, &queue->loan_work,
+			   nsecs_to_jiffies(ns) + 1);
+}
+
+/*
+ * The queue's work: end the loans of the jobs in its ring whose HQD ran
+ * for a whole loan since they started counting, reprogram it, and come
+ * back for the others.
+ */
+static void loans_expire(struct work_struct *work)
+{
+	struct tempo_queue *queue = container_of(to_delayed_work(work),
+						 struct tempo_queue, loan_work);
+	u64 budget = loan_budget_ns(), left = U64_MAX, busy, used;
+	struct tempo_job *job;
+	unsigned long flags;
+	bool ended = false;
+
+	spin_lock_irqsave(&queue->ring_lock, flags);
+	busy = hqd_busy_ns(queue->hqd);
+	list_for_each_entry(job, &queue->ring, ring_link) {
+		if (job->boost == S32_MIN)
+			continue;
+		used = busy - job->loan_mark;
+		if (used < budget) {
+			left = min(left, budget - used);
+			continue;
+		}
+		job->boost = S32_MIN;
+		job->loan_spent = true;
+		ended = true;
+	}
+	spin_unlock_irqrestore(&queue->ring_lock, flags);
+	if (ended)
+		queue_reprogram(queue);
+	if (left != U64_MAX)
+		loan_watch(queue, left);
 }
 
 /* The job enters its queue's ring, which runs at its priority or higher. */
 static void ring_enter(struct tempo_queue *queue, struct tempo_job *job)
 {
 	unsigned long flags;
+	bool lent;
 
 	spin_lock_irqsave(&queue->ring_lock, flags);
 	list_add_tail(&job->ring_link, &queue->ring);
+	/* Under the lock: see tempo_sched_priority_changed(). */
+	set_bit(queue - queue->tdev->queues, job->state->queues);
+	lent = job->boost != S32_MIN;
+	/* A loan made while the job was queued counts from now. */
+	if (lent)
+		job->loan_mark = hqd_busy_ns(queue->hqd);
 	spin_unlock_irqrestore(&queue->ring_lock, flags);
 	queue_reprogram(queue);
+	if (lent)
+		loan_watch(queue, loan_budget_ns());
 }
 
 /* The job left its queue's ring: its fence signalled, or it is freed. */
@@ -202,18 +281,27 @@ static void program_hqd(struct tempo_hw_hqd *hqd, const struct tempo_prio *prio)
 /**
  * tempo_sched_priority_changed() - a context's priority changed
  * @tdev: the device
+ * @state: the context's state, its new priority set
  *
- * Reprograms the HQDs holding jobs, so that the change reaches the
- * context's jobs already written into HQD rings at once.
+ * Reprograms the HQDs whose rings hold the context's jobs, and only
+ * those, so that the change reaches its jobs already written into HQD
+ * rings at once. A queue's bit in @state->queues is cleared before its
+ * ring is looked at, and set again if the ring holds one of the
+ * context's jobs; run_job sets it under the ring lock after writing a
+ * job, so a job written meanwhile keeps it set.
  *
  * Context: any.
  */
-void tempo_sched_priority_changed(struct tempo_device *tdev)
+void tempo_sched_priority_changed(struct tempo_device *tdev,
+				  struct tempo_ctx_state *state)
 {
 	u32 q;
 
-	for (q = 0; q < tdev->num_queues; q++)
-		queue_reprogram(&tdev->queues[q]);
+	for_each_set_bit(q, state->queues, tdev->num_queues) {
+		clear_bit(q, state->queues);
+		if (queue_reprogram_for(&tdev->queues[q], state))
+			set_bit(q, state->queues);
+	}
 }
 
 /**
@@ -267,11 +355,33 @@ static struct tempo_queue *fence_queue(struct tempo_device *tdev,
 	return q < tdev->num_queues ? &tdev->queues[q] : NULL;
 }
 
+/*
+ * Lend @priority to @job, capped at what its submitter could set, unless
+ * its loan ran out or it already runs that high. Under the ring lock.
+ * Return: whether the job is in its ring and now runs higher.
+ */
+static bool loan_make(struct tempo_queue *queue, struct tempo_job *job,
+		      s32 priority)
+{
+	bool counting = job->boost != S32_MIN;
+
+	lockdep_assert_held(&queue->ring_lock);
+	priority = min(priority, job->ceiling);
+	if (job->loan_spent || priority <= job->boost ||
+	    priority <= READ_ONCE(job->state->priority))
+		return false;
+	job->boost = priority;
+	if (list_empty(&job->ring_link))
+		return false;
+	if (!counting)
+		job->loan_mark = hqd_busy_ns(queue->hqd);
+	return true;
+}
+
 static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
 			s32 priority)
 {
 	struct tempo_queue *queue = fence_queue(tdev, fence);
-	struct tempo_job *job;
 	unsigned long flags;
 	bool in_ring = false;
 
@@ -283,16 +393,14 @@ static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
 	 * the lock is a job that outlives it.
 	 */
 	spin_lock_irqsave(&queue->ring_lock, flags);
-	if (!dma_fence_is_signaled(fence)) {
-		job = to_drm_sched_fence(fence)->owner;
-		if (priority > job->boost) {
-			job->boost = priority;
-			in_ring = !list_empty(&job->ring_link);
-		}
-	}
+	if (!dma_fence_is_signaled(fence))
+		in_ring = loan_make(queue, to_drm_sched_fence(fence)->owner,
+				    priority);
 	spin_unlock_irqrestore(&queue->ring_lock, flags);
-	if (in_ring)
-		queue_reprogram(queue);
+	if (!in_ring)
+		return;
+	queue_reprogram(queue);
+	loan_watch(queue, loan_budget_ns());
 }
 
 /**
@@ -301,13 +409,17 @@ static void promote_job(struct tempo_device *tdev, struct dma_fence *fence,
  * @fence: a dependency of the waiting job, referenced by the caller
  * @priority: the waiting context's priority
  *
- * Priority inheritance: the device's jobs whose finished fences @fence is
- * or holds (a timeline point or an array is looked through: a point
- * holds the earlier points not signalled yet), and that have not ended,
- * run at @priority or higher from now on, until they end: at once when
- * they are in an HQD ring, else from run_job. Only the jobs waited for
- * directly are promoted, not the jobs they wait for themselves, nor gangs
- * of parallel slots.
+ * Priority inheritance, which the waiter asked for: the device's jobs
+ * whose finished fences @fence is or holds (a timeline point or an array
+ * is looked through: a point holds the earlier points not signalled yet),
+ * and that have not ended, are lent @priority, capped at the ceiling of
+ * the file that submitted them (what its submitter could set itself). A
+ * loan lasts until the job ends or its HQD has run for
+ * &tempo_params.inherit_ms since the loan started counting (at once in an
+ * HQD ring, else from run_job), whichever comes first; a job whose loan
+ * ran out is never lent again. Only the jobs waited for directly are
+ * promoted, not the jobs they wait for themselves, nor gangs of parallel
+ * slots.
  *
  * A timeline point holds as many points as were queued before it and have
  * not ended, across every file that signals that timeline: the walk
@@ -321,6 +433,8 @@ void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 	struct dma_fence_unwrap iter;
 	struct dma_fence *f;
 
+	if (!loan_budget_ns())
+		return;
 	/* Never left early: the iterator holds a reference until its end. */
 	dma_fence_unwrap_for_each(f, &iter, fence) {
 		promote_job(tdev, f, priority);
@@ -656,6 +770,7 @@ static void queue_ring_init(struct tempo_queue *queue)
 	spin_lock_init(&queue->ring_lock);
 	INIT_LIST_HEAD(&queue->ring);
 	mutex_init(&queue->stop_lock);
+	INIT_DELAYED_WORK(&queue->loan_work, loans_expire);
 }
 
 static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
@@ -826,6 +941,8 @@ static void queue_fini(struct tempo_device *tdev, struct tempo_queue *q)
 	queue_wait_idle(tdev, q);
 #endif
 	drm_sched_fini(&q->sched);
+	/* No job is written into the ring any more, nor lent a priority. */
+	cancel_delayed_work_sync(&q->loan_work);
 	mutex_destroy(&q->stop_lock);
 }
 

@@ -38,11 +38,18 @@ struct tempo_gang_job {
  * @vm: the address space; @state references it (the exec's file until
  *	@state is set)
  * @state: its context's state, referenced
- * @prio: its priority as the context had it at exec, which placed it;
- *	it runs at &tempo_ctx_state.priority
- * @boost: the highest priority among the contexts of the jobs that wait
- *	for it (tempo_sched_promote()), or %S32_MIN; it runs at no lower
- *	priority. Under its queue's ring lock
+ * @prio: its priority as the context had it when pushed (read under the
+ *	context's lock), which placed it; it runs at
+ *	&tempo_ctx_state.priority
+ * @ceiling: the highest priority its submitter could have set itself
+ *	(tempo_priority_ceiling()): no loan raises it above
+ * @boost: the priority lent to it by the jobs that wait for it with
+ *	%DRM_TEMPO_EXEC_INHERIT_PRIORITY (tempo_sched_promote()), at most
+ *	@ceiling, or %S32_MIN; it runs at no lower priority while the loan
+ *	lasts. Under its queue's ring lock, as @loan_mark and @loan_spent
+ * @loan_mark: its HQD's running time when the loan started counting
+ *	(when lent in the ring, or when written into it)
+ * @loan_spent: the loan ran out: the job is never lent a priority again
  * @gang: for a parallel slot, the gang; @hw is then unused but for its
  *	fence, which is the gang's
  * @ring_link: in &tempo_queue.ring from run_job until the hardware
@@ -66,13 +73,16 @@ struct tempo_job {
 	struct tempo_vm *vm;
 	struct tempo_ctx_state *state;
 	struct tempo_prio prio;
+	s32 ceiling;
 	s32 boost;
+	u64 loan_mark;
 	struct tempo_gang_job *gang;
 	struct list_head ring_link;
 	bool inited;
 	bool fence_inited;
 	bool submitted;
 	bool dequeued;
+	bool loan_spent;
 };
 
 static_assert(offsetof(struct tempo_job, fence) == 0);

@@ -17,10 +17,12 @@
  *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
  * 6. when the file has private buffers, lock its address space's
  *    reservation object and reserve a fence slot in it;
- * 7. push the job (tempo_job_push(): under the context lock, a gang is
- *    ordered after the slot's previous one, the job armed and pushed to
- *    the slot's entity): once armed, the point of no return; add its
- *    fence to the reservation object and unlock it;
+ * 7. push the job (tempo_job_push(): under the context lock, the job
+ *    takes the context's priority, a gang is ordered after the slot's
+ *    previous one, the job armed, lends its priority to the jobs it waits
+ *    for when the exec asks for it, and is pushed to the slot's entity):
+ *    once armed, the point of no return; add its fence to the
+ *    reservation object and unlock it;
  * 8. publish the job's fence in the out-syncs and the sync_file.
  *
  * Every failure before step 7 unwinds everything and queues nothing.
@@ -320,7 +322,8 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 	struct dma_fence *fence;
 
 	fence = tempo_job_push(s->job, s->ctx, s->slot, s->args->ctx_id,
-			       publish);
+			       publish,
+			       s->args->flags & DRM_TEMPO_EXEC_INHERIT_PRIORITY);
 	if (IS_ERR(fence))
 		return fence;
 	s->job = NULL;

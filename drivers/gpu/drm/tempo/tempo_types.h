@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/rwlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -71,6 +72,10 @@ struct tempo_hw_hqd;
 #define TEMPO_PARAM_CONTEXTS_MAX	65536
 #define TEMPO_PARAM_MAPPINGS_MAX	1048576
 #define TEMPO_PARAM_JOBS_MAX		65536
+#define TEMPO_PARAM_INHERIT_MS_MAX	1000
+/* Scheduler queues a device may have: every HQD of every engine but gangs'. */
+#define TEMPO_MAX_DEVICE_QUEUES	(TEMPO_NUM_CLASSES * TEMPO_PARAM_ENGINES_MAX * \
+				 TEMPO_MAX_QUEUES)
 
 /**
  * struct tempo_params - module parameters, read once at load
@@ -97,6 +102,9 @@ struct tempo_hw_hqd;
  *	measured beside tempo's
  * @run_in_place: writable at run time: run_job runs an idle engine's
  *	command processor itself instead of waking its thread
+ * @inherit_ms: writable at run time: how long a priority loan
+ *	(%DRM_TEMPO_EXEC_INHERIT_PRIORITY) lasts, in running time of the
+ *	borrowing job's HQD
  */
 struct tempo_params {
 	unsigned int gfx_engines;
@@ -117,6 +125,7 @@ struct tempo_params {
 	bool master_priority;
 	bool floor;
 	bool run_in_place;
+	unsigned int inherit_ms;
 };
 
 /**
@@ -166,6 +175,8 @@ struct tempo_device;
  * @stop_lock: serialises the sections that stop @sched's submission and
  *	start it again: the timeout handler's and an entity's end
  *	(tempo_sched_entity_fini())
+ * @loan_work: ends the priority loans of the jobs in @ring whose HQD
+ *	running time ran out
  */
 struct tempo_queue {
 	struct drm_gpu_scheduler sched;
@@ -180,6 +191,7 @@ struct tempo_queue {
 	spinlock_t ring_lock;	/* protects @ring */
 	struct list_head ring;
 	struct mutex stop_lock;	/* serialises stopping @sched */
+	struct delayed_work loan_work;
 };
 
 /**
@@ -383,6 +395,10 @@ struct tempo_usage {
  * @idle_wq: woken when @queued drops to zero
  * @priority: the context's priority now (tempo_ctx_priority()), which its
  *	jobs run at from run_job on
+ * @queues: the scheduler queues (indices in &tempo_device.queues) whose
+ *	HQD rings hold its jobs, and possibly others that did: set by
+ *	run_job under the queue's ring lock, cleared by a change of priority
+ *	for the queues that hold none (tempo_sched_priority_changed())
  */
 struct tempo_ctx_state {
 	struct kref refcount;
@@ -392,6 +408,7 @@ struct tempo_ctx_state {
 	atomic_t queued;
 	wait_queue_head_t idle_wq;
 	s32 priority;
+	DECLARE_BITMAP(queues, TEMPO_MAX_DEVICE_QUEUES);
 };
 
 /**
