@@ -346,6 +346,7 @@ static void publish_run(struct tempo_engine *engine)
 	if (!engine->stalled && now > engine->work_mark)
 		engine->gpu_pending += now - engine->work_mark;
 	engine->work_mark = now;
+	engine->publish_wall = ktime_get_ns();
 	if (!engine->gpu_pending)
 		return;
 	write_seqcount_begin(&engine->run_seq);
@@ -390,6 +391,7 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 	engine->work_mark = tempo_clock_thread();
 	engine->stalled = false;
 	engine->gpu_pending = 0;
+	engine->publish_wall = ktime_get_ns();
 	set_run(engine, best && best->save.job ? best->save.job->busy_ns : NULL);
 	spin_unlock_irq(&engine->lock);
 	return best;
@@ -749,6 +751,26 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 		wake_up(&engine->wq);
 }
 
+/*
+ * The engine's clock as a job starts waiting: what the running job's
+ * command processor did since it last published (running packets, or
+ * polling a WAIT_MEM) counts as done already, as the host's clock since
+ * then at most (its thread clock runs no faster), so that a job never
+ * reports a longer wait than it had. A command processor stalled on a
+ * DISPATCH publishes the DISPATCH's GPU time at its next wake-up, within
+ * TEMPO_CP_WATCH_NS: that much is counted as a wait. Lock held; the
+ * stalled flag is read racily, which errs either way by one stall's edge.
+ */
+static u64 clock_for_mark(const struct tempo_engine *engine)
+{
+	u64 now = tempo_hqd_clock(engine), wall = ktime_get_ns();
+
+	if (engine->current_hqd && !READ_ONCE(engine->stalled) &&
+	    wall > engine->publish_wall)
+		now += wall - engine->publish_wall;
+	return now;
+}
+
 /* Write a job descriptor at the write pointer; the engine lock is held. */
 static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 {
@@ -762,7 +784,7 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	memset(&job->times, 0, sizeof(job->times));
 	job->times.queued = ktime_get_ns();
 	tempo_hqd_start_engine_wait(hqd->engine, hqd, job,
-				    tempo_hqd_clock(hqd->engine));
+				    clock_for_mark(hqd->engine));
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

@@ -206,6 +206,8 @@ struct tempo_hw_hqd {
  *	gang: its time is not the job's; command processor only
  * @gpu_pending: GPU time of the run not yet published in @run_gpu;
  *	command processor only
+ * @publish_wall: when (CLOCK_MONOTONIC) the command processor last
+ *	published @run_gpu
  * @ran_ns: GPU time the engine ran jobs of each rank (tempo_hqd_rank()),
  *	the runs that ended: a job queued or preempted waits by right for
  *	those of its rank and above
@@ -234,6 +236,7 @@ struct tempo_engine {
 	u64 work_mark;
 	bool stalled;
 	u64 gpu_pending;
+	u64 publish_wall;
 	u64 ran_ns[TEMPO_HW_NUM_RANKS];
 	u64 rank_start;
 };
