@@ -199,6 +199,7 @@ static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
 	job->busy_ns = &busy;
+	job->hqd = &e->hqds[0];
 	e->hw->num_engines = 1;
 	e->hw->engines = e;
 	e->hqds[0].mqd.ring = ring;
