@@ -12,7 +12,8 @@
  * - guilt: a job kept waiting for compute units that another file's jobs
  *   hold is neither reset nor banned;
  * - hangs: COPY and FILL are preempted within a chunk and stopped by the
- *   timeout; later jobs do not extend an endless batch's timeout;
+ *   timeout; later jobs do not extend an endless batch's timeout; a busy
+ *   host does not make jobs within their budget time out;
  * - another process: closing a client's file with thousands of queued
  *   jobs returns within the documented bound;
  * - the host: a CPU-bound bystander keeps half its throughput while the
@@ -39,6 +40,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1183,6 +1185,178 @@ TEST_F_TIMEOUT(guilt, fill_past_the_timeout_is_stopped_by_it, 300)
 TEST_F_TIMEOUT(guilt, copy_past_the_timeout_is_stopped_by_it, 300)
 {
 	stop_mem_op(_metadata, &self->env, self->timeout_ms, false);
+}
+
+/*
+ * A busy host: busy loops at nice 0, two per CPU, that never touch the
+ * GPU, slow the emulation down (its threads run at nice 10 and 19) by 20
+ * to 140 times. A job is judged on the GPU time it used, not on the wall
+ * time the host made it take: a job of FILL packets (command-processor
+ * work) of an eighth of the job timeout and one of one-workgroup FILL
+ * DISPATCHes (compute-unit work) of a twenty-fifth, as measured on the
+ * idle host, both complete under the load, and their context is not
+ * banned. When the watchdog counted wall time both were stopped with
+ * -ETIMEDOUT, after a job timeout of it.
+ */
+#define LOAD_BUF		(16u << 20)
+#define LOAD_MAX_PACKETS	200
+#define LOAD_VALUE		0x6b6b6b6bu
+
+/* What each job of the case runs, and where it records its times. */
+struct load_job {
+	uint32_t slot;
+	uint32_t batch;		/* offset of its batch in the command buffer */
+	uint32_t ts;		/* data offset of its start and end times */
+	bool dispatch;
+	struct tempo_bo dst;
+};
+
+/* @n packets, each filling @dst whole, between two timestamps. */
+static uint64_t load_batch(struct tempo_env *e, const struct load_job *j,
+			   uint32_t n)
+{
+	uint32_t args[] = { TEMPO_ARG_VA(j->dst.va), LOAD_VALUE, LOAD_BUF };
+	struct tempo_batch b;
+
+	tempo_batch_init(&b, &e->cmd, j->batch, 16 + 9 * LOAD_MAX_PACKETS);
+	tempo_pkt_write_timestamp(&b, e->data.va + j->ts);
+	for (uint32_t i = 0; i < n; i++) {
+		if (j->dispatch)
+			tempo_pkt_dispatch(&b, DRM_TEMPO_KERNEL_FILL, 1, 1, 1,
+					   args, 4);
+		else
+			tempo_pkt_fill(&b, j->dst.va, LOAD_VALUE, LOAD_BUF);
+	}
+	tempo_pkt_write_timestamp(&b, e->data.va + j->ts + 8);
+	tempo_pkt_end(&b);
+	return b.va;
+}
+
+/* The GPU-side duration of the job's last run, in nanoseconds. */
+static uint64_t load_took(const struct tempo_env *e, const struct load_job *j)
+{
+	return ts_at(e, j->ts + 8) - ts_at(e, j->ts);
+}
+
+/* How many packets make the job last @target_ns on the idle host. */
+static uint32_t load_size(struct __test_metadata *_metadata,
+			  struct tempo_env *e, const struct load_job *j,
+			  uint64_t target_ns)
+{
+	uint64_t va = load_batch(e, j, 2), per;
+
+	/* The first run makes the pages; the second is timed. */
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, j->slot, va));
+	per = load_took(e, j) / 2 + 1;
+	return (uint32_t)(target_ns / per < 1 ? 1 :
+			  target_ns / per > LOAD_MAX_PACKETS ? LOAD_MAX_PACKETS :
+			  target_ns / per);
+}
+
+/* The file's engine time on gfx or compute (fdinfo), in nanoseconds. */
+static int64_t engine_ns(int fd, bool compute)
+{
+	const char *key = compute ? "drm-engine-compute:" : "drm-engine-gfx:";
+	FILE *f = tempo_fopen("r", "/proc/self/fdinfo/%d", fd);
+	long long v = -1;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			sscanf(line + strlen(key), "%lld", &v);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void hogs_start(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			volatile unsigned long spin = 0;
+
+			/* Never outlive the test, however it ends. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1)
+				_exit(0);
+			setpriority(PRIO_PROCESS, 0, 0);
+			for (;;)
+				spin++;
+		}
+	}
+}
+
+static void hogs_stop(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (pids[i] > 0) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], NULL, 0);
+		}
+	}
+}
+
+#define LOAD_MAX_HOGS		64
+
+TEST_F_TIMEOUT(guilt, a_busy_host_does_not_time_out_jobs_within_their_budget, 300)
+{
+	struct tempo_env *e = &self->env;
+	struct load_job jobs[2] = {
+		{ .slot = tempo_default_slot(e->engines,
+					     DRM_TEMPO_ENGINE_CLASS_GFX, 0),
+		  .batch = 0, .ts = TS },
+		{ .slot = tempo_default_slot(e->engines,
+					     DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0),
+		  .batch = 0x4000, .ts = TS + 16, .dispatch = true },
+	};
+	const uint64_t target[2] = { self->timeout_ms * 1000000ull / 8,
+				     self->timeout_ms * 1000000ull / 25 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int nhogs = (int)(cpus < 1 ? 2 : cpus > LOAD_MAX_HOGS / 2 ?
+			  LOAD_MAX_HOGS : 2 * cpus);
+	pid_t hogs[LOAD_MAX_HOGS] = { 0 };
+	uint32_t n[2];
+	uint64_t va[2];
+	int64_t gpu[2];
+	int fences[2], status[2];
+
+	for (int k = 0; k < 2; k++) {
+		ASSERT_EQ(0, tempo_bo_new(e->fd, LOAD_BUF, 0, &jobs[k].dst));
+		n[k] = load_size(_metadata, e, &jobs[k], target[k]);
+		va[k] = load_batch(e, &jobs[k], n[k]);
+		TH_LOG("%s: %u packets, %.0f ms alone", k ? "dispatch" : "fill",
+		       n[k], n[k] * (load_took(e, &jobs[k]) / 2) / 1e6);
+	}
+	hogs_start(hogs, nhogs);
+	for (int k = 0; k < 2; k++) {
+		gpu[k] = engine_ns(e->fd, jobs[k].dispatch);
+		*tempo_u64(&e->data, jobs[k].ts + 8) = 0;
+		fences[k] = tempo_submit(_metadata, e->fd, e->ctx, jobs[k].slot,
+					 va[k]);
+	}
+	for (int k = 0; k < 2; k++)
+		status[k] = tempo_fence_wait(fences[k], 240 * 1000);
+	hogs_stop(hogs, nhogs);
+	for (int k = 0; k < 2; k++) {
+		TH_LOG("%s beside %d busy loops: status %d, %.0f ms, %.0f ms of GPU time",
+		       k ? "dispatch" : "fill", nhogs, status[k],
+		       ts_at(e, jobs[k].ts + 8) ?
+		       load_took(e, &jobs[k]) / 1e6 : -1.0,
+		       (engine_ns(e->fd, jobs[k].dispatch) - gpu[k]) / 1e6);
+		close(fences[k]);
+	}
+	ASSERT_EQ(1, status[0]);
+	ASSERT_EQ(1, status[1]);
+	ASSERT_EQ(0, reset_status(e->fd, e->ctx) &
+		     DRM_TEMPO_RESET_STATUS_GUILTY);
+	for (int k = 0; k < 2; k++) {
+		ASSERT_EQ(LOAD_VALUE, *tempo_u32(&jobs[k].dst, LOAD_BUF - 4));
+		ASSERT_EQ(1, tempo_run(_metadata, e->fd, e->ctx, jobs[k].slot,
+				       load_batch(e, &jobs[k], 1)));
+		tempo_bo_del(e->fd, &jobs[k].dst);
+	}
 }
 
 /* ------------------------------------------------------------------------ */

@@ -92,15 +92,20 @@ extern "C" {
  * reach the hardware within &drm_tempo_query_limits.close_wait_ms (the
  * scheduler drops such jobs once their dependencies have signalled).
  *
- * Running time is what the job's own work took: time its engine executed
- * its packets and time its workgroups held compute units. Time spent
- * preempted by higher-priority work, waiting in its ring behind other
- * jobs, waiting for compute units held by others or for the other members
- * of its gang does not count, and later jobs do not extend it. The
- * hardware checks it between packets, between chunks of a COPY or FILL
- * (64 KiB), every polling period of a WAIT_MEM and every millisecond of a
- * DISPATCH, and stops a job that reached the timeout: a hung job fails
- * within a few milliseconds of the timeout of running time.
+ * Running time is GPU time: what the emulated hardware did for the job,
+ * the host CPU time its command processor and its workgroups' compute
+ * units spent on its work plus the modelled time of what makes it wait (a
+ * WAIT_MEM's polling, a SPIN kernel), never the time those threads waited
+ * for a host CPU: a busy host makes a job take longer, not run longer.
+ * Time spent preempted by higher-priority work, waiting in its ring
+ * behind other jobs, waiting for compute units held by others or for the
+ * other members of its gang does not count, and later jobs do not extend
+ * it. The hardware checks it between packets, between chunks of a COPY or
+ * FILL (64 KiB), every polling period of a WAIT_MEM and every few
+ * milliseconds of a DISPATCH, and stops a job that reached the timeout: a
+ * hung job fails within a few milliseconds of the timeout of running
+ * time. There is no wall-clock bound: a job whose emulation gets little
+ * of the host's CPUs runs slowly and is judged on what it did.
  *
  * A job that fails on the hardware (any of these errors but -ECANCELED and
  * -ESRCH) bans its context: the context's jobs that have not started are
@@ -261,7 +266,10 @@ struct drm_tempo_query_device {
 	__u32 max_packet_dwords;
 	/** @max_groups: largest number of workgroups of one DISPATCH. */
 	__u32 max_groups;
-	/** @job_timeout_ms: a job running longer fails with -ETIMEDOUT. */
+	/**
+	 * @job_timeout_ms: a job whose running time (GPU time) reaches it
+	 * fails with -ETIMEDOUT.
+	 */
 	__u32 job_timeout_ms;
 	/**
 	 * @parallel_classes: bit N set when engine class N supports parallel
@@ -1041,9 +1049,11 @@ enum drm_tempo_packet {
  *
  * What WRITE_JOB_TIMES writes: the job's times up to that packet, as the
  * hardware saw them. @queued and @started are GPU timestamps; the two
- * waits are nanoseconds. The waits count only time during which the
- * hardware ran, by right, other jobs' work instead of this job's: work
- * that the job's priority does not let it preempt. They leave out the
+ * waits are nanoseconds of GPU time (what the engine, or the compute
+ * units, ran meanwhile; see the job timeout above for what GPU time is).
+ * The waits count only time during which the hardware ran, by right,
+ * other jobs' work instead of this job's: work that the job's priority
+ * does not let it preempt. They leave out the
  * time a preemption in its favour takes, and the time its submitter or
  * the emulation's threads (a command processor, a compute unit) waited
  * for a CPU, so that a job late because of other work on the GPU can be

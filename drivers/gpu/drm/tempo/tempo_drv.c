@@ -116,7 +116,7 @@ module_param_named(cus, tempo_params.cus, uint, 0444);
 MODULE_PARM_DESC(cus, "compute units"
 		 TEMPO_RANGE(1, TEMPO_PARAM_CUS_MAX, TEMPO_DEF_CUS));
 module_param_named(job_timeout_ms, tempo_params.job_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(job_timeout_ms, "a job whose running time reaches it fails with -ETIMEDOUT"
+MODULE_PARM_DESC(job_timeout_ms, "a job whose running time (GPU time) reaches it fails with -ETIMEDOUT"
 		 TEMPO_RANGE(TEMPO_PARAM_TIMEOUT_MS_MIN, TEMPO_PARAM_TIMEOUT_MS_MAX,
 			     TEMPO_DEF_JOB_TIMEOUT_MS));
 module_param_named(hqd_policy, tempo_params.hqd_policy, uint, 0444);

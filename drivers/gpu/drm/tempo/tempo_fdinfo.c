@@ -10,14 +10,16 @@
  * Documentation/gpu/drm-usage-stats.rst:
  *
  * - drm-driver, drm-client-id: from the DRM core;
- * - drm-engine-<class>: nanoseconds the command processors of the class's
- *   engines (gfx, compute, copy) spent running the file's jobs, the runs
- *   in progress included: a job counts while it holds its engine, waits
- *   on memory or for compute units included, and not while it waits in
- *   its HQD's ring or is preempted. An engine runs one job at a time, so
- *   the count grows at most by the wall time times the class's capacity;
- *   each member of a gang counts on its own engine. A reader never sees
- *   it go backwards.
+ * - drm-engine-<class>: nanoseconds of GPU time the class's engines (gfx,
+ *   compute, copy) spent running the file's jobs, the runs in progress
+ *   included as the hardware last published them: a job's running time
+ *   (its packets, its workgroups, its modelled waits on memory), not the
+ *   time it waits in its HQD's ring, is preempted or waits for compute
+ *   units held by others, nor the time the emulation's threads waited for
+ *   a host CPU. An engine runs one job at a time and GPU time runs no
+ *   faster than the host's clock, so the count grows at most by the wall
+ *   time times the class's capacity; each member of a gang counts on its
+ *   own engine. A reader never sees it go backwards.
  * - drm-engine-capacity-<class>: how many engines the class has;
  * - tempo-cpu-<class>, a key of tempo's own: nanoseconds of host CPU
  *   time the emulated hardware (command processors and compute units)

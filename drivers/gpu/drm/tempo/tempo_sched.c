@@ -484,12 +484,12 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 /*
  * The timeout fired, but was the job running all that time? drm_sched's
  * timer measures wall time since the last job of the HQD started, and is
- * re-armed by later jobs; a job is hung when its own running time (see
- * tempo_hw_job_run_ns()) reached the timeout, which is also the
- * hardware's hang watchdog: this is the backstop for a hardware that
+ * re-armed by later jobs; a job is hung when its own running time, in GPU
+ * time (see tempo_hw_job_run_ns()), reached the timeout, which is also
+ * the hardware's hang watchdog: this is the backstop for a hardware that
  * would not stop the job itself. Otherwise the job spent the time
- * preempted, waiting in its ring or for compute units: it is not hung and
- * gets another period.
+ * preempted, waiting in its ring or for compute units, or its emulation
+ * waited for a busy host's CPUs: it is not hung and gets another period.
  */
 static bool job_hung(struct tempo_device *tdev, struct tempo_job *job)
 {

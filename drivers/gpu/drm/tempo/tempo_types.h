@@ -365,9 +365,9 @@ struct tempo_slot {
  * struct tempo_usage - what a file's jobs used of the engines, for fdinfo
  * @refcount: held by the file and by each of its contexts' states, so
  *	that jobs ending after the file was closed still count
- * @busy_ns: per engine class, the time the command processors ran the
- *	file's jobs, in the runs that ended (&tempo_hw_job.busy_ns; each
- *	member of a gang counts on its own class)
+ * @busy_ns: per engine class, the GPU time the engines ran the file's
+ *	jobs, in the runs that ended (&tempo_hw_job.busy_ns; each member of a
+ *	gang counts on its own class)
  * @busy_shown: per engine class, the most fdinfo showed, runs in progress
  *	included (tempo_usage_busy_ns())
  * @cpu_ns: per engine class, the host CPU time the emulated hardware

@@ -74,6 +74,11 @@
  * accounting again.
  */
 #define TEMPO_CP_WATCH_NS	(4 * NSEC_PER_MSEC)
+/*
+ * Shortest sleep before a yield on time: the engine's clock may run slower
+ * than the host's, and the command processor then wakes more than once.
+ */
+#define TEMPO_CP_MIN_SLEEP_NS	(20 * NSEC_PER_USEC)
 
 /* Bytes a COPY or FILL moves between two checks for preemption and abort. */
 #define TEMPO_CP_CHUNK		SZ_64K
@@ -326,15 +331,15 @@ static int cp_atomic(struct tempo_cp_exec *x, const struct tempo_packet *p)
 /*
  * How long the command processor may sleep with a job in progress, at most
  * @max_ns: until the running queue may have to yield on time alone (a
- * quantum, a slice, the starvation bound; see tempo_hqd_next_yield()).
+ * quantum, a slice, the starvation bound; see tempo_hqd_next_yield()),
+ * which is GPU time: at least as long on the host's clock.
  * New work, priority changes and aborts ring the doorbell, which wakes it.
  */
 static ktime_t cp_sleep(struct tempo_cp_exec *x, u64 max_ns)
 {
-	u64 next = tempo_hqd_next_yield(x->engine, x->hqd, x->slice_end);
-	u64 now = ktime_get_ns();
+	u64 left = tempo_hqd_next_yield(x->engine, x->hqd, x->slice_end);
 
-	return ns_to_ktime(next <= now ? 0 : min(next - now, max_ns));
+	return ns_to_ktime(min(max_t(u64, left, TEMPO_CP_MIN_SLEEP_NS), max_ns));
 }
 
 static bool cp_gang_preempted(struct tempo_cp_exec *x)
@@ -347,7 +352,9 @@ static bool cp_gang_preempted(struct tempo_cp_exec *x)
 /*
  * A WAIT_MEM's pause between two polls of memory, cut short by a doorbell
  * (new work or an abort may have to preempt the wait) or by the engine
- * stopping.
+ * stopping. The pause is the job's GPU time, as the command processor's
+ * thread clock counts it: the time it slept, not the time it then waited
+ * for a CPU.
  */
 static void cp_wait_mem_pause(struct tempo_cp_exec *x, u32 *period_us)
 {
@@ -397,23 +404,25 @@ static bool cp_dispatch_wake(struct tempo_cp_exec *x)
 
 /*
  * Add what the DISPATCH in progress used of the compute units since last
- * time to the job: the time its workgroups held CUs is running time, the
- * command processor's wait for them is not.
+ * time to the job: its GPU time is the job's, the command processor's
+ * wait for it is not. A workgroup's progress is read as it last published
+ * it, and may read lower once it ends: the job keeps the highest.
  */
 static void cp_dispatch_account(struct tempo_cp_exec *x)
 {
 	struct tempo_cp_state *st = x->st;
-	u64 held, cpu, wait;
+	u64 gpu, cpu, wait;
 
-	tempo_cu_dispatch_usage(&x->engine->hw->cus, &st->dispatch, &held,
+	tempo_cu_dispatch_usage(&x->engine->hw->cus, &st->dispatch, &gpu,
 				&cpu, &wait);
 	st->job->cpu_ns += cpu - st->cpu_seen;
 	st->cpu_seen = cpu;
 	st->job->times.cu_wait_ns += wait - st->wait_seen;
 	st->wait_seen = wait;
-	if (held != st->held_seen)
-		tempo_hqd_add_run(x->hqd, st->job, held - st->held_seen);
-	st->held_seen = held;
+	if (gpu > st->gpu_seen) {
+		tempo_hqd_add_gpu(x->engine, gpu - st->gpu_seen);
+		st->gpu_seen = gpu;
+	}
 }
 
 /* Abandon the DISPATCH in progress and wait for its workgroups to stop. */
@@ -495,7 +504,7 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	memcpy(d->args, &p->dw[DRM_TEMPO_DISPATCH_ARGS],
 	       (p->len - DRM_TEMPO_DISPATCH_ARGS) * 4);
 	x->st->in_dispatch = true;
-	x->st->held_seen = 0;
+	x->st->gpu_seen = 0;
 	x->st->cpu_seen = 0;
 	x->st->wait_seen = 0;
 	tempo_cu_dispatch(&x->engine->hw->cus, d);
@@ -730,10 +739,10 @@ static enum tempo_cp_turn cp_turn(struct tempo_cp_exec *x)
 	if (!x->hqd)
 		return TEMPO_CP_IDLE;
 	x->st = &x->hqd->save;
-	cpu = current->se.sum_exec_runtime;
+	cpu = tempo_clock_cpu();
 	ret = cp_run(x);
 	if (x->st->job)
-		x->st->job->cpu_ns += current->se.sum_exec_runtime - cpu;
+		x->st->job->cpu_ns += tempo_clock_cpu() - cpu;
 	tempo_hqd_ran(x->hqd);
 	if (ret == TEMPO_CP_HANDOVER)
 		return TEMPO_CP_HANDED_OVER;

@@ -41,7 +41,15 @@
  * The SPIN kernel models a busy CU without burning the host CPU: it sleeps
  * until its time is up or until a check is asked for (a dispatch suspended
  * or cancelled, a high-priority queue with work), whichever comes first,
- * so a busy CU costs the host no wake-up. CU threads run at a lower CPU
+ * so a busy CU costs the host no wake-up. Its time is GPU time: what its
+ * thread slept or ran, not what it waited for a CPU once woken.
+ *
+ * A workgroup's GPU time is its thread's clock during the workgroup
+ * (tempo_clock_thread(): its CPU time and a SPIN's sleep, not the time it
+ * waited for a CPU). Each CU publishes its workgroup's progress at every
+ * check (and, for a SPIN's sleep, when the sleep started and how long it
+ * may be), so the command processor, the watchdog and the pool's clock see
+ * a long workgroup's time before it ends. CU threads run at a lower CPU
  * priority than the command processors, except while they run a workgroup
  * of a high-priority queue: then at the command processors' own. The host
  * schedules the CUs' threads, and a high-priority workgroup at the lowest
@@ -54,6 +62,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -81,6 +90,8 @@
  *	increments (ATOMIC_INC) or nanoseconds (SPIN); saved when the
  *	workgroup is stopped, so that it resumes where it stopped
  * @low: it counts in the pool's busy_low
+ * @cpu_start: its thread's CPU time when it took the workgroup
+ * @gpu_start: its thread's clock then
  */
 struct tempo_group {
 	struct tempo_cu *cu;
@@ -88,7 +99,62 @@ struct tempo_group {
 	u32 index;
 	u64 done;
 	bool low;
+	u64 cpu_start;
+	u64 gpu_start;
 };
+
+/*
+ * The current thread's clock since @start: the kernel's count of its wait
+ * for a CPU and the host's clock may disagree by a few nanoseconds, which
+ * must not wrap around.
+ */
+static u64 thread_since(u64 start)
+{
+	u64 now = tempo_clock_thread();
+
+	return now > start ? now - start : 0;
+}
+
+/* The GPU time of the workgroup in progress on the current CU. */
+static u64 group_gpu(const struct tempo_group *grp)
+{
+	return thread_since(grp->gpu_start);
+}
+
+/*
+ * Publish the progress of the workgroup, a SPIN's sleep ended: the sleep
+ * stops counting before its time is added, so that a reader never counts
+ * it twice. Pairs with cu_group_gpu().
+ */
+static void group_publish(struct tempo_group *grp)
+{
+	struct tempo_cu *cu = grp->cu;
+
+	WRITE_ONCE(cu->spin_since, 0);
+	/* The sleep ends before its time is added; pairs with cu_group_gpu(). */
+	smp_wmb();
+	WRITE_ONCE(cu->group_gpu, group_gpu(grp));
+}
+
+/*
+ * The GPU time of @cu's workgroup in progress: as published, plus a SPIN's
+ * sleep in progress as far as it may go. Pairs with group_publish() and
+ * kernel_spin().
+ */
+static u64 cu_group_gpu(const struct tempo_cu *cu, u64 now)
+{
+	u64 gpu = READ_ONCE(cu->group_gpu), since, left;
+
+	/* The time before the sleep; pairs with group_publish(). */
+	smp_rmb();
+	since = READ_ONCE(cu->spin_since);
+	/* The sleep's start before its length; pairs with spin_publish(). */
+	smp_rmb();
+	left = READ_ONCE(cu->spin_left);
+	if (since && now > since)
+		gpu += min(now - since, left);
+	return gpu;
+}
 
 static u64 arg64(const struct tempo_dispatch *d, u32 i)
 {
@@ -125,6 +191,7 @@ static bool cu_evict(struct tempo_cu_pool *pool, struct tempo_group *grp)
  */
 static int group_check(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
+	group_publish(grp);
 	if (READ_ONCE(grp->d->abort))
 		return -ECANCELED;
 	if (READ_ONCE(grp->d->suspended) || cu_evict(pool, grp))
@@ -276,7 +343,20 @@ static void cu_ask_low(struct tempo_cu_pool *pool, u32 n)
 		}
 }
 
-/* Sleeps until grp->done reaches the SPIN time, checking when asked to. */
+/* A SPIN's sleep of at most @left starts; pairs with cu_group_gpu(). */
+static void spin_publish(struct tempo_cu *cu, u64 left, u64 since)
+{
+	WRITE_ONCE(cu->spin_left, left);
+	/* Its length before its start; pairs with cu_group_gpu(). */
+	smp_wmb();
+	WRITE_ONCE(cu->spin_since, since);
+}
+
+/*
+ * Sleeps until grp->done reaches the SPIN time, checking when asked to.
+ * Its progress is the time its thread slept or ran, not the time it waited
+ * for a CPU once woken.
+ */
 static int kernel_spin(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
 	struct tempo_cu *cu = grp->cu;
@@ -285,22 +365,25 @@ static int kernel_spin(struct tempo_cu_pool *pool, struct tempo_group *grp)
 
 	for (;;) {
 		int checks = atomic_read(&cu->checks);
-		u64 start, left;
+		u64 left, start;
 
 		/* The bump read before the change; pairs with cu_ask_check(). */
 		smp_rmb();
 		ret = group_check(pool, grp);
 		if (ret)
 			return ret;
-		start = ktime_get_ns();
 		left = total - grp->done;
-		if (left < TEMPO_CU_MIN_SLEEP_NS)
+		start = tempo_clock_thread();
+		if (left < TEMPO_CU_MIN_SLEEP_NS) {
 			ndelay(left);
-		else
+		} else {
+			spin_publish(cu, left, ktime_get_ns());
 			wait_event_interruptible_hrtimeout(cu->check_wq,
 							   atomic_read(&cu->checks) != checks,
 							   ns_to_ktime(left));
-		grp->done = min(total, grp->done + ktime_get_ns() - start);
+		}
+		grp->done = min(total, grp->done + thread_since(start));
+		group_publish(grp);
 		if (grp->done >= total)
 			return 0;
 	}
@@ -360,19 +443,49 @@ static bool pool_full(const struct tempo_cu_pool *pool, bool low)
 	       pool->busy - pool->busy_low >= min(pool->reserved, pool->num_cus);
 }
 
+/**
+ * tempo_cu_clock() - the pool's clock
+ * @pool: the pool, its lock held
+ *
+ * The mean GPU time of its compute units (see "GPU time"), their
+ * workgroups in progress as last published: what the pool did. It never
+ * goes back.
+ *
+ * Context: any, with @pool's lock held.
+ * Return: nanoseconds.
+ */
+u64 tempo_cu_clock(struct tempo_cu_pool *pool)
+{
+	u64 now = ktime_get_ns(), sum = 0, clock;
+	u32 i;
+
+	lockdep_assert_held(&pool->lock);
+	if (!pool->num_cus)
+		return pool->clock_seen;
+	for (i = 0; i < pool->num_cus; i++) {
+		const struct tempo_cu *cu = &pool->cus[i];
+
+		sum += cu->gpu_ns;
+		if (cu->d)
+			sum += cu_group_gpu(cu, now);
+	}
+	clock = div_u64(sum, pool->num_cus);
+	pool->clock_seen = max(pool->clock_seen, clock);
+	return pool->clock_seen;
+}
+
 /* A clock that runs only while @low dispatches wait for a CU by right. */
 static u64 full_clock(const struct tempo_cu_pool *pool, bool low, u64 now)
 {
-	u64 since = pool->full_since[low];
-
-	return pool->full_ns[low] + (since ? now - since : 0);
+	return pool->full_ns[low] +
+	       (pool->full[low] ? now - pool->full_since[low] : 0);
 }
 
 /**
  * tempo_cu_pool_changed() - start or stop the full clocks
  * @pool: the pool, its lock held, whose occupancy (busy CUs, busy low
  *	CUs, high-priority queues with work) just changed
- * @now: the time of the change
+ * @now: the pool's clock (tempo_cu_clock()) at the change
  *
  * Each class's clock (&tempo_cu_pool.full_ns) runs while its dispatches
  * wait for a CU by right.
@@ -387,11 +500,12 @@ void tempo_cu_pool_changed(struct tempo_cu_pool *pool, u64 now)
 	for (low = 0; low < 2; low++) {
 		bool full = pool_full(pool, low);
 
-		if (full && !pool->full_since[low]) {
+		if (full && !pool->full[low]) {
+			pool->full[low] = true;
 			pool->full_since[low] = now;
-		} else if (!full && pool->full_since[low]) {
+		} else if (!full && pool->full[low]) {
 			pool->full_ns[low] += now - pool->full_since[low];
-			pool->full_since[low] = 0;
+			pool->full[low] = false;
 		}
 	}
 }
@@ -400,7 +514,7 @@ void tempo_cu_pool_changed(struct tempo_cu_pool *pool, u64 now)
  * tempo_cu_wait_start() - a dispatch may start waiting for a CU
  * @pool: the pool, its lock held
  * @d: the dispatch
- * @now: the time
+ * @now: the pool's clock
  *
  * A dispatch waits for a CU while it is queued with no workgroup running:
  * of that time, what the pool spent full for it is its CU wait. Does
@@ -423,10 +537,10 @@ void tempo_cu_wait_start(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
  * tempo_cu_wait_so_far() - a dispatch's CU wait
  * @pool: the pool, its lock held
  * @d: the dispatch
- * @now: the time
+ * @now: the pool's clock
  *
  * Context: any, with @pool's lock held.
- * Return: nanoseconds, the wait in progress included.
+ * Return: GPU time, the wait in progress included.
  */
 u64 tempo_cu_wait_so_far(const struct tempo_cu_pool *pool,
 			 const struct tempo_dispatch *d, u64 now)
@@ -441,7 +555,7 @@ u64 tempo_cu_wait_so_far(const struct tempo_cu_pool *pool,
  * @pool: the pool, its lock held
  * @d: the dispatch: one of its workgroups takes a CU, or it leaves the
  *	queue
- * @now: the time
+ * @now: the pool's clock
  *
  * Context: any, with @pool's lock held.
  */
@@ -513,22 +627,23 @@ static void group_take(struct tempo_group *grp)
 static bool cu_take(struct tempo_cu_pool *pool, struct tempo_group *grp)
 {
 	struct tempo_dispatch *d;
+	u64 now;
 
 	spin_lock(&pool->lock);
 	d = tempo_cu_pick(pool);
 	if (d) {
+		now = tempo_cu_clock(pool);
 		grp->d = d;
 		group_take(grp);
-		tempo_cu_wait_end(pool, d, ktime_get_ns());
+		tempo_cu_wait_end(pool, d, now);
 		if (!has_groups(d))
 			list_del_init(&d->link);
-		if (!d->running++)
-			d->held_since = ktime_get_ns();
+		d->running++;
 		pool->busy++;
 		grp->low = is_low(d);
 		if (grp->low)
 			pool->busy_low++;
-		tempo_cu_pool_changed(pool, ktime_get_ns());
+		tempo_cu_pool_changed(pool, now);
 		WRITE_ONCE(grp->cu->d, d);
 		WRITE_ONCE(grp->cu->low, grp->low);
 	}
@@ -549,23 +664,39 @@ static void group_park(struct tempo_cu_pool *pool,
 		list_add_tail(&d->link, &pool->queue);
 }
 
+/* The workgroup's CPU and GPU time go to its dispatch and its CU; lock held. */
+static void group_account(struct tempo_cu_pool *pool,
+			  const struct tempo_group *grp)
+{
+	struct tempo_dispatch *d = grp->d;
+	struct tempo_cu *cu = grp->cu;
+	u64 gpu = group_gpu(grp);
+
+	d->cpu_ns += tempo_clock_cpu() - grp->cpu_start;
+	d->lane_ns[cu - pool->cus] += gpu;
+	cu->gpu_ns += gpu;
+	WRITE_ONCE(cu->spin_since, 0);
+	WRITE_ONCE(cu->group_gpu, 0);
+}
+
 static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
-		   int ret, u64 cpu_ns)
+		   int ret)
 {
 	struct tempo_dispatch *d = grp->d;
 	struct tempo_engine *engine = d->hqd->engine;
 	bool wake;
+	u64 now;
 
 	spin_lock(&pool->lock);
-	d->cpu_ns += cpu_ns;
-	if (!--d->running)
-		d->held_ns += ktime_get_ns() - d->held_since;
+	group_account(pool, grp);
+	d->running--;
 	pool->busy--;
 	if (grp->low)
 		pool->busy_low--;
 	WRITE_ONCE(grp->cu->d, NULL);
 	WRITE_ONCE(grp->cu->low, false);
-	tempo_cu_pool_changed(pool, ktime_get_ns());
+	now = tempo_cu_clock(pool);
+	tempo_cu_pool_changed(pool, now);
 	if (ret == -EAGAIN && !d->abort) {
 		group_park(pool, grp);
 	} else {
@@ -573,7 +704,7 @@ static void cu_put(struct tempo_cu_pool *pool, const struct tempo_group *grp,
 		if (ret && ret != -EAGAIN && ret != -ECANCELED && !d->error)
 			d->error = ret;
 	}
-	tempo_cu_wait_start(pool, d, ktime_get_ns());
+	tempo_cu_wait_start(pool, d, now);
 	wake = !d->pending || (d->suspended && !d->running);
 	spin_unlock(&pool->lock);
 	atomic64_inc(&pool->groups_done);
@@ -614,7 +745,6 @@ static int cu_thread(void *data)
 	struct tempo_group grp = { .cu = cu };
 
 	while (!kthread_should_stop()) {
-		u64 cpu;
 		int ret;
 
 		if (!cu_take(pool, &grp)) {
@@ -624,9 +754,10 @@ static int cu_thread(void *data)
 			continue;
 		}
 		cu_set_nice(cu, !grp.low);
-		cpu = current->se.sum_exec_runtime;
+		grp.cpu_start = tempo_clock_cpu();
+		grp.gpu_start = tempo_clock_thread();
 		ret = run_group(pool, &grp);
-		cu_put(pool, &grp, ret, current->se.sum_exec_runtime - cpu);
+		cu_put(pool, &grp, ret);
 	}
 	return 0;
 }
@@ -655,12 +786,12 @@ void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->suspended = false;
 	d->abort = false;
 	d->seq = pool->next_seq++;
-	d->held_ns = 0;
+	memset(d->lane_ns, 0, sizeof(d->lane_ns));
 	d->cpu_ns = 0;
 	d->waiting = false;
 	d->wait_ns = 0;
 	list_add_tail(&d->link, &pool->queue);
-	tempo_cu_wait_start(pool, d, ktime_get_ns());
+	tempo_cu_wait_start(pool, d, tempo_cu_clock(pool));
 	spin_unlock(&pool->lock);
 	wake_cus(pool, d->num_groups);
 }
@@ -680,7 +811,7 @@ void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	spin_lock(&pool->lock);
 	d->suspended = true;
 	list_del_init(&d->link);
-	tempo_cu_wait_end(pool, d, ktime_get_ns());
+	tempo_cu_wait_end(pool, d, tempo_cu_clock(pool));
 	spin_unlock(&pool->lock);
 	cu_ask_dispatch(pool, d);
 }
@@ -700,7 +831,7 @@ void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->suspended = false;
 	if (has_groups(d) && list_empty(&d->link))
 		list_add_tail(&d->link, &pool->queue);
-	tempo_cu_wait_start(pool, d, ktime_get_ns());
+	tempo_cu_wait_start(pool, d, tempo_cu_clock(pool));
 	groups = d->num_partial + d->num_groups - d->next_group;
 	spin_unlock(&pool->lock);
 	wake_cus(pool, groups);
@@ -722,7 +853,7 @@ void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
 	d->abort = true;
 	d->suspended = true;
 	list_del_init(&d->link);
-	tempo_cu_wait_end(pool, d, ktime_get_ns());
+	tempo_cu_wait_end(pool, d, tempo_cu_clock(pool));
 	d->pending -= d->num_partial + d->num_groups - d->next_group;
 	d->num_partial = 0;
 	d->next_group = d->num_groups;
@@ -755,25 +886,33 @@ bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
  * tempo_cu_dispatch_usage() - what a dispatch used of the compute units
  * @pool: the pool
  * @d: the dispatch
- * @held_ns: out: wall time during which one of its workgroups at least
- *	held a CU, the stretch in progress included
+ * @gpu_ns: out: its GPU time, its longest lane (see "GPU time"): the
+ *	workgroups in progress included as last published
  * @cpu_ns: out: CPU time its workgroups' threads spent on it
- * @wait_ns: out: time it had workgroups queued and none running while it
- *	waited for a CU by right (no CU left that it may take or have back
- *	at once), the wait in progress included
+ * @wait_ns: out: the pool's GPU time during which it had workgroups
+ *	queued and none running while it waited for a CU by right (no CU
+ *	left that it may take or have back at once), the wait in progress
+ *	included
  *
  * Context: process.
  */
 void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
-			     struct tempo_dispatch *d, u64 *held_ns,
+			     struct tempo_dispatch *d, u64 *gpu_ns,
 			     u64 *cpu_ns, u64 *wait_ns)
 {
+	u64 now = ktime_get_ns(), lane;
+	u32 i;
+
 	spin_lock(&pool->lock);
-	*held_ns = d->held_ns;
-	if (d->running)
-		*held_ns += ktime_get_ns() - d->held_since;
+	*gpu_ns = 0;
+	for (i = 0; i < pool->num_cus; i++) {
+		lane = d->lane_ns[i];
+		if (pool->cus[i].d == d)
+			lane += cu_group_gpu(&pool->cus[i], now);
+		*gpu_ns = max(*gpu_ns, lane);
+	}
 	*cpu_ns = d->cpu_ns;
-	*wait_ns = tempo_cu_wait_so_far(pool, d, ktime_get_ns());
+	*wait_ns = tempo_cu_wait_so_far(pool, d, tempo_cu_clock(pool));
 	spin_unlock(&pool->lock);
 }
 
@@ -796,7 +935,7 @@ void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy)
 		pool->high_queues--;
 	if (busy && pool->busy_low + pool->reserved > pool->num_cus)
 		excess = pool->busy_low + pool->reserved - pool->num_cus;
-	tempo_cu_pool_changed(pool, ktime_get_ns());
+	tempo_cu_pool_changed(pool, tempo_cu_clock(pool));
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (busy)
 		cu_ask_low(pool, excess);

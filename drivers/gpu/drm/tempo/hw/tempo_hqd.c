@@ -18,7 +18,10 @@
  * exceptions: a queue whose job software asked to abort goes first, and a
  * queue that has waited with work for longer than the starvation bound
  * (module parameter starve_ms) goes next and then runs for at least one
- * timeslice (%TEMPO_HW_TIMESLICE_NS) before anything may preempt it.
+ * timeslice (%TEMPO_HW_TIMESLICE_NS) before anything may preempt it. These
+ * times are the engine's GPU time (see "GPU time"): how long a queue
+ * waited is what the engine ran meanwhile, a quantum and a timeslice what
+ * the running queue's job did.
  * Queues of the same priority take turns, as CP_HQD_QUANTUM makes them on
  * AMD hardware: among them the one that has waited longest goes first, and
  * a queue that has run for a quantum (%TEMPO_HW_QUANTUM_NS) gives the
@@ -27,14 +30,16 @@
  * and every wake-up during a DISPATCH, so a queue that outranks the
  * running one, or whose turn came, preempts it there: the doorbell wakes
  * it for new work, priority changes and aborts, and a command processor
- * that waits sleeps no later than tempo_hqd_next_yield(), when a quantum
- * or a slice ends or a waiting queue reaches the starvation bound.
+ * that waits sleeps no longer than tempo_hqd_next_yield() says is left
+ * before a quantum or a slice ends or a waiting queue reaches the
+ * starvation bound: GPU time never runs faster than the host's clock.
  * At a job's END the command processor signals the job's fence and
  * advances the read pointer.
  */
 
 #include <linux/dma-fence.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -182,17 +187,34 @@ static bool aborting(const struct tempo_hw_hqd *hqd)
 	return hqd->abort_seqno != 0;
 }
 
+/**
+ * tempo_hqd_clock() - an engine's clock
+ * @engine: the engine, its lock held
+ *
+ * The GPU time of the runs the engine made, the run in progress as its
+ * command processor last published it: what every decision on time of
+ * the engine reads (see "GPU time").
+ *
+ * Context: any, with the engine's lock held.
+ * Return: nanoseconds.
+ */
+u64 tempo_hqd_clock(const struct tempo_engine *engine)
+{
+	lockdep_assert_held(&engine->lock);
+	return engine->gpu_ns + engine->run_gpu;
+}
+
 static bool starved(const struct tempo_hw_hqd *hqd, u64 now)
 {
 	u64 bound = hqd->engine->hw->config.starve_ns;
 
-	return hqd->waiting_since && now - hqd->waiting_since > bound;
+	return hqd->waiting && now - hqd->waiting_since > bound;
 }
 
 /* How long a queue has waited with work: the running one has not. */
 static u64 waited(const struct tempo_hw_hqd *hqd, u64 now)
 {
-	return hqd->waiting_since ? now - hqd->waiting_since : 0;
+	return hqd->waiting ? now - hqd->waiting_since : 0;
 }
 
 /*
@@ -214,8 +236,8 @@ static bool before(const struct tempo_hw_hqd *a, const struct tempo_hw_hqd *b,
 }
 
 /*
- * Whether waiting @hqd preempts @running, which has run since
- * @engine->run_start: it comes before it, and when only because it waited
+ * Whether waiting @hqd preempts @running, which has run for
+ * @engine->run_gpu: it comes before it, and when only because it waited
  * longer at the same priority, @running has had its quantum.
  */
 static bool preempts(const struct tempo_engine *engine,
@@ -227,7 +249,7 @@ static bool preempts(const struct tempo_engine *engine,
 	if (aborting(hqd) || starved(hqd, now) ||
 	    tempo_hqd_rank(hqd) != tempo_hqd_rank(running))
 		return true;
-	return now - engine->run_start >= TEMPO_HW_QUANTUM_NS;
+	return engine->run_gpu >= TEMPO_HW_QUANTUM_NS;
 }
 
 /* Note when queues with work start waiting; forget it for @running. */
@@ -239,10 +261,12 @@ static void note_waiting(struct tempo_engine *engine,
 	for (i = 0; i < engine->num_hqds; i++) {
 		struct tempo_hw_hqd *hqd = &engine->hqds[i];
 
-		if (hqd == running || !has_work(hqd))
-			hqd->waiting_since = 0;
-		else if (!hqd->waiting_since)
+		if (hqd == running || !has_work(hqd)) {
+			hqd->waiting = false;
+		} else if (!hqd->waiting) {
+			hqd->waiting = true;
 			hqd->waiting_since = now;
+		}
 	}
 }
 
@@ -268,7 +292,7 @@ static u64 ran_at_or_above(const struct tempo_engine *engine, u32 rank)
  * @engine: the engine
  * @hqd: the job's queue
  * @job: the job, written into @hqd's ring or preempted
- * @now: the time
+ * @now: the engine's clock (tempo_hqd_clock())
  *
  * Notes the job's rank and the engine's running time on jobs of that rank
  * and above, the run in progress included when its queue does not rank
@@ -303,12 +327,32 @@ static void end_engine_wait(struct tempo_engine *engine,
 }
 
 /* Start, or with @busy NULL end, what tempo_hw_running_ns() reads. */
-static void set_run(struct tempo_engine *engine, u64 start, atomic64_t *busy)
+static void set_run(struct tempo_engine *engine, atomic64_t *busy)
 {
 	write_seqcount_begin(&engine->run_seq);
-	engine->run_start = start;
 	engine->run_busy = busy;
 	write_seqcount_end(&engine->run_seq);
+}
+
+/*
+ * Publish the run's GPU time since last time: the command processor's
+ * thread clock unless it is stalled, and what it added
+ * (tempo_hqd_add_gpu()). Lock held, by the command processor.
+ */
+static void publish_run(struct tempo_engine *engine)
+{
+	u64 now = tempo_clock_thread();
+
+	if (!engine->stalled && now > engine->work_mark)
+		engine->gpu_pending += now - engine->work_mark;
+	engine->work_mark = now;
+	engine->publish_wall = ktime_get_ns();
+	if (!engine->gpu_pending)
+		return;
+	write_seqcount_begin(&engine->run_seq);
+	engine->run_gpu += engine->gpu_pending;
+	write_seqcount_end(&engine->run_seq);
+	engine->gpu_pending = 0;
 }
 
 /**
@@ -325,10 +369,11 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end)
 {
 	struct tempo_hw_hqd *best = NULL;
-	u64 now = ktime_get_ns();
+	u64 now;
 	u32 i;
 
 	spin_lock_irq(&engine->lock);
+	now = tempo_hqd_clock(engine);
 	engine->doorbell = false;
 	for (i = 0; i < engine->num_hqds; i++) {
 		struct tempo_hw_hqd *hqd = &engine->hqds[i];
@@ -343,8 +388,11 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 	note_waiting(engine, best, now);
 	engine->current_hqd = best;
 	engine->rank_start = now;
-	set_run(engine, now, best && best->save.job ?
-			     best->save.job->busy_ns : NULL);
+	engine->work_mark = tempo_clock_thread();
+	engine->stalled = false;
+	engine->gpu_pending = 0;
+	engine->publish_wall = ktime_get_ns();
+	set_run(engine, best && best->save.job ? best->save.job->busy_ns : NULL);
 	spin_unlock_irq(&engine->lock);
 	return best;
 }
@@ -369,51 +417,46 @@ void tempo_hqd_fetch(struct tempo_hw_hqd *hqd)
 	job->times.started = ktime_get_ns();
 	end_engine_wait(engine, job);
 	hqd->save.job = job;
-	set_run(engine, engine->run_start, job->busy_ns);
+	set_run(engine, job->busy_ns);
 	spin_unlock_irq(&engine->lock);
 }
 
-/* Running time of the current run so far: its stalls do not count. */
-static u64 run_progress(const struct tempo_engine *engine, u64 now)
-{
-	u64 stalled = engine->stall_ns;
-
-	if (engine->stall_since)
-		stalled += now - engine->stall_since;
-	return now - engine->run_start - stalled;
-}
-
 /**
- * tempo_hqd_ran_at() - tempo_hqd_ran() at a given time, the lock held
+ * tempo_hqd_ran_locked() - tempo_hqd_ran(), the lock held
  * @hqd: the queue, preempted or with its job ended
- * @now: the time the command processor left it
  *
- * Adds the run to the queue's and the engine's running time (the latter
- * by the queue's rank now, from its last priority change if there was
- * one), and a preempted job starts waiting again.
+ * Adds the run's GPU time to the job's, the queue's and the engine's (the
+ * latter by the queue's rank now, from its last priority change if there
+ * was one), and a preempted job starts waiting again.
  *
  * Context: the engine's command processor, with the engine's lock held.
  */
-void tempo_hqd_ran_at(struct tempo_hw_hqd *hqd, u64 now)
+void tempo_hqd_ran_locked(struct tempo_hw_hqd *hqd)
 {
 	struct tempo_engine *engine = hqd->engine;
 	struct tempo_hw_job *job;
+	u64 now, ns;
 
 	lockdep_assert_held(&engine->lock);
-	hqd->busy_ns += now - engine->run_start;
+	publish_run(engine);
+	now = tempo_hqd_clock(engine);
+	ns = engine->run_gpu;
+	hqd->busy_ns += ns;
 	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->rank_start;
 	engine->current_hqd = NULL;
 	job = hqd->save.job;
 	if (job) {
 		/* Preempted, it waits again; ended, it no longer matters. */
 		tempo_hqd_start_engine_wait(engine, hqd, job, now);
-		job->run_ns += run_progress(engine, now);
+		job->run_ns += ns;
 		if (job->busy_ns)
-			atomic64_add(now - engine->run_start, job->busy_ns);
+			atomic64_add(ns, job->busy_ns);
 	}
-	set_run(engine, engine->run_start, NULL);
-	engine->stall_ns = 0;
-	engine->stall_since = 0;
+	write_seqcount_begin(&engine->run_seq);
+	engine->gpu_ns = now;
+	engine->run_gpu = 0;
+	engine->run_busy = NULL;
+	write_seqcount_end(&engine->run_seq);
 }
 
 /**
@@ -427,48 +470,46 @@ void tempo_hqd_ran(struct tempo_hw_hqd *hqd)
 	struct tempo_engine *engine = hqd->engine;
 
 	spin_lock_irq(&engine->lock);
-	tempo_hqd_ran_at(hqd, ktime_get_ns());
+	tempo_hqd_ran_locked(hqd);
 	spin_unlock_irq(&engine->lock);
 }
 
 /**
- * tempo_hqd_stall() - the running job stops or starts making progress
+ * tempo_hqd_stall() - the command processor stops or starts running the job
  * @engine: the engine
  * @stalled: its command processor starts waiting for compute units or for
  *	the rest of a gang (true), or is done waiting (false)
  *
- * The time in between is not the job's running time.
+ * Its time in between is not the job's GPU time: while it waits for a
+ * DISPATCH, the DISPATCH's own GPU time is (tempo_hqd_add_gpu()).
  *
  * Context: the engine's command processor.
  */
 void tempo_hqd_stall(struct tempo_engine *engine, bool stalled)
 {
-	u64 now = ktime_get_ns();
+	u64 now = tempo_clock_thread();
 
-	spin_lock_irq(&engine->lock);
-	if (stalled && !engine->stall_since) {
-		engine->stall_since = now;
-	} else if (!stalled && engine->stall_since) {
-		engine->stall_ns += now - engine->stall_since;
-		engine->stall_since = 0;
-	}
-	spin_unlock_irq(&engine->lock);
+	if (stalled == engine->stalled)
+		return;
+	if (stalled && now > engine->work_mark)
+		engine->gpu_pending += now - engine->work_mark;
+	engine->work_mark = now;
+	engine->stalled = stalled;
 }
 
 /**
- * tempo_hqd_add_run() - add running time spent off the engine to a job
- * @hqd: the job's queue
- * @job: the job
- * @ns: time its workgroups held compute units
+ * tempo_hqd_add_gpu() - add GPU time to the run in progress
+ * @engine: the engine
+ * @ns: GPU time the run's job spent other than its command processor's
+ *	own: its workgroups'
+ *
+ * Published with the next check for preemption, or at the run's end.
  *
  * Context: the engine's command processor.
  */
-void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
-		       u64 ns)
+void tempo_hqd_add_gpu(struct tempo_engine *engine, u64 ns)
 {
-	spin_lock_irq(&hqd->engine->lock);
-	job->run_ns += ns;
-	spin_unlock_irq(&hqd->engine->lock);
+	engine->gpu_pending += ns;
 }
 
 /**
@@ -477,24 +518,25 @@ void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
  * @job: the job
  *
  * Context: the engine's command processor, while it runs @job.
- * Return: true when the job's running time reached the watchdog's limit.
+ * Return: true when the job's GPU time, as of the last check for
+ * preemption, reached the watchdog's limit.
  */
 bool tempo_hqd_hung(struct tempo_hw_hqd *hqd, const struct tempo_hw_job *job)
 {
 	u64 limit = hqd->engine->hw->config.hang_ns;
 
 	/* The command processor is the only writer of what it reads. */
-	return limit &&
-	       job->run_ns + run_progress(hqd->engine, ktime_get_ns()) >= limit;
+	return limit && job->run_ns + hqd->engine->run_gpu >= limit;
 }
 
 /**
  * tempo_hw_job_run_ns() - a job's running time so far
  * @job: a job submitted to an HQD, or a member of a submitted gang
  *
- * Time spent preempted, waiting in its ring behind other jobs, waiting for
- * compute units or for the rest of its gang does not count; time its
- * workgroups held compute units does, the run in progress included.
+ * Its GPU time (see "GPU time"), the run in progress included as last
+ * published: time spent preempted, waiting in its ring behind other jobs,
+ * waiting for compute units or for the rest of its gang does not count,
+ * nor any time its threads waited for a host CPU.
  *
  * Context: any; takes the engine's lock.
  * Return: nanoseconds.
@@ -512,7 +554,7 @@ u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
 	spin_lock_irqsave(&engine->lock, flags);
 	ns = job->run_ns;
 	if (engine->current_hqd == hqd && hqd->save.job == job)
-		ns += run_progress(engine, ktime_get_ns());
+		ns += engine->run_gpu;
 	spin_unlock_irqrestore(&engine->lock, flags);
 	return ns;
 }
@@ -522,7 +564,8 @@ u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
  * @hw: the hardware
  * @busy_ns: a counter that jobs name as their &tempo_hw_job.busy_ns
  *
- * What the hardware will add to @busy_ns when the runs in progress end.
+ * What the hardware would add to @busy_ns if the runs in progress ended
+ * now: their GPU time as last published.
  * Reads each engine's run without its lock: a reader in a loop does not
  * slow the command processors down.
  *
@@ -542,7 +585,7 @@ u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns)
 		do {
 			seq = read_seqcount_begin(&engine->run_seq);
 			if (READ_ONCE(engine->run_busy) == busy_ns)
-				run = ktime_get_ns() - engine->run_start;
+				run = READ_ONCE(engine->run_gpu);
 		} while (read_seqcount_retry(&engine->run_seq, seq));
 		ns += run;
 	}
@@ -553,8 +596,10 @@ u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns)
  * tempo_hqd_should_yield() - whether the running queue must be preempted
  * @engine: the engine
  * @running: the queue running now
- * @slice_end: the running queue may not be preempted before this time,
- *	except for an abort
+ * @slice_end: the running queue may not be preempted before the engine's
+ *	clock reaches this time, except for an abort
+ *
+ * Publishes the run's GPU time so far first.
  *
  * Context: the engine's command processor.
  * Return: true when another queue must run first.
@@ -562,11 +607,13 @@ u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns)
 bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end)
 {
-	u64 now = ktime_get_ns();
 	bool yield = false;
+	u64 now;
 	u32 i;
 
 	spin_lock_irq(&engine->lock);
+	publish_run(engine);
+	now = tempo_hqd_clock(engine);
 	engine->doorbell = false;
 	note_waiting(engine, running, now);
 	for (i = 0; i < engine->num_hqds && !yield; i++) {
@@ -599,7 +646,7 @@ static u64 preempt_time(const struct tempo_engine *engine,
 	if (tempo_hqd_rank(hqd) > tempo_hqd_rank(running))
 		t = 0;
 	else if (tempo_hqd_rank(hqd) == tempo_hqd_rank(running))
-		t = min(t, engine->run_start + TEMPO_HW_QUANTUM_NS);
+		t = min(t, engine->gpu_ns + TEMPO_HW_QUANTUM_NS);
 	return max(t, slice_end);
 }
 
@@ -616,24 +663,28 @@ static u64 preempt_time(const struct tempo_engine *engine,
  * tempo_hqd_should_yield(), which notes when queues started waiting.
  *
  * Context: the engine's command processor.
- * Return: that time (CLOCK_MONOTONIC ns), or U64_MAX when no queue waits.
+ * Return: the GPU time left until then, 0 if it is past, or U64_MAX when
+ * no queue waits. The engine's clock runs no faster than the host's.
  */
 u64 tempo_hqd_next_yield(struct tempo_engine *engine,
 			 struct tempo_hw_hqd *running, u64 slice_end)
 {
-	u64 next = U64_MAX;
+	u64 next = U64_MAX, now;
 	u32 i;
 
 	spin_lock_irq(&engine->lock);
+	now = tempo_hqd_clock(engine);
 	for (i = 0; i < engine->num_hqds; i++) {
 		struct tempo_hw_hqd *hqd = &engine->hqds[i];
 
-		if (hqd != running && has_work(hqd) && hqd->waiting_since)
+		if (hqd != running && has_work(hqd) && hqd->waiting)
 			next = min(next, preempt_time(engine, hqd, running,
 						      slice_end));
 	}
 	spin_unlock_irq(&engine->lock);
-	return next;
+	if (next == U64_MAX)
+		return next;
+	return next > now ? next - now : 0;
 }
 
 static void high_queue_busy(struct tempo_hw_hqd *hqd, bool busy)
@@ -653,7 +704,7 @@ static void rank_changed(struct tempo_hw_hqd *hqd, u32 old_rank)
 
 	if (engine->current_hqd != hqd || tempo_hqd_rank(hqd) == old_rank)
 		return;
-	now = ktime_get_ns();
+	now = tempo_hqd_clock(engine);
 	engine->ran_ns[old_rank] += now - engine->rank_start;
 	engine->rank_start = now;
 }
@@ -700,6 +751,26 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 		wake_up(&engine->wq);
 }
 
+/*
+ * The engine's clock as a job starts waiting: what the running job's
+ * command processor did since it last published (running packets, or
+ * polling a WAIT_MEM) counts as done already, as the host's clock since
+ * then at most (its thread clock runs no faster), so that a job never
+ * reports a longer wait than it had. A command processor stalled on a
+ * DISPATCH publishes the DISPATCH's GPU time at its next wake-up, within
+ * TEMPO_CP_WATCH_NS: that much is counted as a wait. Lock held; the
+ * stalled flag is read racily, which errs either way by one stall's edge.
+ */
+static u64 clock_for_mark(const struct tempo_engine *engine)
+{
+	u64 now = tempo_hqd_clock(engine), wall = ktime_get_ns();
+
+	if (engine->current_hqd && !READ_ONCE(engine->stalled) &&
+	    wall > engine->publish_wall)
+		now += wall - engine->publish_wall;
+	return now;
+}
+
 /* Write a job descriptor at the write pointer; the engine lock is held. */
 static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 {
@@ -712,7 +783,8 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 	job->cpu_ns = 0;
 	memset(&job->times, 0, sizeof(job->times));
 	job->times.queued = ktime_get_ns();
-	tempo_hqd_start_engine_wait(hqd->engine, hqd, job, job->times.queued);
+	tempo_hqd_start_engine_wait(hqd->engine, hqd, job,
+				    clock_for_mark(hqd->engine));
 	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
 	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
 	if (mqd->wptr == mqd->rptr)

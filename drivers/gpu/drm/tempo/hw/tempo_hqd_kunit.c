@@ -46,6 +46,24 @@ static void give_work(struct tempo_hw_hqd *hqd)
 	hqd->mqd.wptr = hqd->mqd.rptr + 1;
 }
 
+/* The engine's clock, read by a case that holds the engine still. */
+static u64 clock_now(const struct tempo_engine *e)
+{
+	return e->gpu_ns + e->run_gpu;
+}
+
+/*
+ * The engine's clock moves only when the cases say so: the command
+ * processor (the case) is stalled, its CPU time not counted.
+ */
+static struct tempo_hw_hqd *select_still(struct tempo_engine *e, u64 *slice)
+{
+	struct tempo_hw_hqd *hqd = tempo_hqd_select(e, slice);
+
+	e->stalled = true;
+	return hqd;
+}
+
 static void hqd_arbitration(struct kunit *test)
 {
 	struct tempo_engine *e = fake_engine(test);
@@ -84,15 +102,13 @@ static void hqd_preemption_and_aging(struct kunit *test)
 	/* a lower one does not, until it has waited past the bound */
 	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[2], tempo_hqd_select(e, &slice));
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[2], 0));
-	e->hqds[0].waiting_since = ktime_get_ns() - 200 * NSEC_PER_MSEC;
+	/* the engine ran 200 ms of GPU time while it waited */
+	e->gpu_ns += 200 * NSEC_PER_MSEC;
 	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, &e->hqds[2], 0));
-	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
-	/* and then keeps a timeslice (not over yet: a slow kernel may take
-	 * longer than one to get here)
-	 */
-	KUNIT_EXPECT_NE(test, 0ull, slice);
-	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0],
-							ktime_get_ns() + NSEC_PER_SEC));
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], select_still(e, &slice));
+	/* and then keeps a timeslice of GPU time */
+	KUNIT_EXPECT_EQ(test, clock_now(e) + TEMPO_HW_TIMESLICE_NS, slice);
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0], slice));
 }
 
 static void hqd_equal_priorities_take_turns(struct kunit *test)
@@ -103,19 +119,24 @@ static void hqd_equal_priorities_take_turns(struct kunit *test)
 	give_work(&e->hqds[0]);
 	give_work(&e->hqds[1]);
 	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
-	/* an equal queue waits for the running one's quantum */
+	/* an equal queue waits for the running one's quantum of GPU time */
+	e->stalled = true;
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
-	e->run_start = ktime_get_ns() - TEMPO_HW_QUANTUM_NS;
+	e->run_gpu = TEMPO_HW_QUANTUM_NS - 1;
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
+	e->run_gpu = TEMPO_HW_QUANTUM_NS;
 	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
 	/* then the one that waited longest goes, and they alternate */
-	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], tempo_hqd_select(e, &slice));
-	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
-	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], select_still(e, &slice));
+	e->gpu_ns += NSEC_PER_MSEC;
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], select_still(e, &slice));
+	e->gpu_ns += NSEC_PER_MSEC;
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[1], select_still(e, &slice));
 	/* a quantum is no turn for a lower queue */
 	e->hqds[0].mqd.wptr = e->hqds[0].mqd.rptr;
 	give_work(&e->hqds[2]);
 	e->hqds[2].mqd.queue_priority = 6;
-	e->run_start = ktime_get_ns() - 10 * TEMPO_HW_QUANTUM_NS;
+	e->run_gpu += 10 * TEMPO_HW_QUANTUM_NS;
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[1], 0));
 }
 
@@ -125,8 +146,8 @@ static void hqd_equal_priorities_take_turns(struct kunit *test)
  */
 /*
  * What a command processor that sleeps must wake up for: a quantum, a
- * slice or the starvation bound ending, the earliest of them; nothing when
- * no queue waits.
+ * slice or the starvation bound ending, the earliest of them, as the GPU
+ * time left until then; nothing when no queue waits.
  */
 static void hqd_next_yield_is_the_first_decision_time_alone_makes(struct kunit *test)
 {
@@ -135,24 +156,27 @@ static void hqd_next_yield_is_the_first_decision_time_alone_makes(struct kunit *
 	u64 slice, t0;
 
 	give_work(run);
-	KUNIT_EXPECT_PTR_EQ(test, run, tempo_hqd_select(e, &slice));
+	e->gpu_ns = 5 * NSEC_PER_SEC;
+	KUNIT_EXPECT_PTR_EQ(test, run, select_still(e, &slice));
 	KUNIT_EXPECT_EQ(test, U64_MAX, tempo_hqd_next_yield(e, run, 0));
 	/* a lower queue waits for the starvation bound */
 	give_work(&e->hqds[1]);
 	e->hqds[1].mqd.queue_priority = TEMPO_HW_QUEUE_PRIO_NORMAL - 1;
+	e->run_gpu = 3 * NSEC_PER_MSEC;
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, run, 0));
 	t0 = e->hqds[1].waiting_since;
-	KUNIT_EXPECT_NE(test, 0ull, t0);
-	KUNIT_EXPECT_EQ(test, t0 + 100 * NSEC_PER_MSEC + 1,
+	KUNIT_EXPECT_TRUE(test, e->hqds[1].waiting);
+	KUNIT_EXPECT_EQ(test, clock_now(e), t0);
+	e->run_gpu = 4 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, 99 * NSEC_PER_MSEC + 1,
 			tempo_hqd_next_yield(e, run, 0));
 	/* one of its rank for its quantum, if that comes first */
-	e->run_start = ktime_get_ns();
 	give_work(&e->hqds[2]);
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, run, 0));
-	KUNIT_EXPECT_EQ(test, e->run_start + TEMPO_HW_QUANTUM_NS,
+	KUNIT_EXPECT_EQ(test, TEMPO_HW_QUANTUM_NS - 4 * NSEC_PER_MSEC,
 			tempo_hqd_next_yield(e, run, 0));
 	/* none before the slice ends */
-	KUNIT_EXPECT_EQ(test, t0 + NSEC_PER_SEC,
+	KUNIT_EXPECT_EQ(test, NSEC_PER_SEC - NSEC_PER_MSEC,
 			tempo_hqd_next_yield(e, run, t0 + NSEC_PER_SEC));
 	/* a higher one at once, or when the slice ends */
 	give_work(&e->hqds[3]);
@@ -160,7 +184,7 @@ static void hqd_next_yield_is_the_first_decision_time_alone_makes(struct kunit *
 	KUNIT_EXPECT_TRUE(test, tempo_hqd_should_yield(e, run, 0));
 	KUNIT_EXPECT_EQ(test, 0ull, tempo_hqd_next_yield(e, run, 0));
 	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, run, t0 + NSEC_PER_SEC));
-	KUNIT_EXPECT_EQ(test, t0 + NSEC_PER_SEC,
+	KUNIT_EXPECT_EQ(test, NSEC_PER_SEC - NSEC_PER_MSEC,
 			tempo_hqd_next_yield(e, run, t0 + NSEC_PER_SEC));
 }
 
@@ -175,21 +199,49 @@ static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
 	job->busy_ns = &busy;
+	job->hqd = &e->hqds[0];
 	e->hw->num_engines = 1;
 	e->hw->engines = e;
 	e->hqds[0].mqd.ring = ring;
 	e->hqds[0].mqd.ring_size = 1;
 	give_work(&e->hqds[0]);
-	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], select_still(e, &slice));
 	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &busy));
 	tempo_hqd_fetch(&e->hqds[0]);
 	KUNIT_EXPECT_PTR_EQ(test, job, e->hqds[0].save.job);
-	e->run_start = ktime_get_ns() - NSEC_PER_MSEC;
-	KUNIT_EXPECT_LE(test, NSEC_PER_MSEC, tempo_hw_running_ns(e->hw, &busy));
+	e->run_gpu = NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, tempo_hw_running_ns(e->hw, &busy));
 	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &other));
+	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, tempo_hw_job_run_ns(job));
 	tempo_hqd_ran(&e->hqds[0]);
 	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &busy));
-	KUNIT_EXPECT_LE(test, NSEC_PER_MSEC, (u64)atomic64_read(&busy));
+	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, (u64)atomic64_read(&busy));
+	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, job->run_ns);
+	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, e->gpu_ns);
+}
+
+/*
+ * The command processor's CPU time while it waits for compute units or a
+ * gang is not the job's GPU time; the GPU time it adds for them (a
+ * DISPATCH's, a modelled wait's) is.
+ */
+static void hqd_a_stall_counts_only_the_gpu_time_added(struct kunit *test)
+{
+	struct tempo_engine *e = fake_engine(test);
+	u64 slice, cpu;
+
+	give_work(&e->hqds[0]);
+	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], tempo_hqd_select(e, &slice));
+	tempo_hqd_stall(e, true);
+	cpu = e->gpu_pending;
+	/* time while stalled: 20 ms of it */
+	while (tempo_clock_thread() < e->work_mark + 20 * NSEC_PER_MSEC)
+		cpu_relax();
+	tempo_hqd_add_gpu(e, 7);
+	tempo_hqd_stall(e, false);
+	KUNIT_EXPECT_FALSE(test, tempo_hqd_should_yield(e, &e->hqds[0], 0));
+	KUNIT_EXPECT_LE(test, cpu + 7, e->run_gpu);
+	KUNIT_EXPECT_GT(test, cpu + 7 + 5 * NSEC_PER_MSEC, e->run_gpu);
 }
 
 struct end_seen {
@@ -323,9 +375,9 @@ static struct tempo_hw_job *run_from(struct kunit *test,
 	struct tempo_hw_hqd *hqd = &e->hqds[q];
 	u64 slice;
 
-	KUNIT_ASSERT_PTR_EQ(test, hqd, tempo_hqd_select(e, &slice));
-	e->run_start = now;
-	e->rank_start = now;
+	KUNIT_ASSERT_EQ(test, 0, e->run_gpu);
+	e->gpu_ns = now;
+	KUNIT_ASSERT_PTR_EQ(test, hqd, select_still(e, &slice));
 	if (!hqd->save.job)
 		tempo_hqd_fetch(hqd);
 	return hqd->save.job;
@@ -336,9 +388,8 @@ static void run_until(struct tempo_engine *e, u32 q, u64 now, bool ended)
 {
 	struct tempo_hw_hqd *hqd = &e->hqds[q];
 
-	spin_lock_irq(&e->lock);
-	tempo_hqd_ran_at(hqd, now);
-	spin_unlock_irq(&e->lock);
+	e->run_gpu = now - e->gpu_ns;
+	tempo_hqd_ran(hqd);
 	if (ended) {
 		hqd->save.job = NULL;
 		hqd->mqd.rptr++;
@@ -461,35 +512,32 @@ static void hqd_a_run_lowered_below_the_mark_counts_no_wait(struct kunit *test)
 /*
  * Rule: a job's engine wait is never longer than its wait: a run below
  * the job's rank when it was queued, raised to it before it ended,
- * counts only from the raise, which tempo_hw_hqd_set_priority() makes
- * at a time between t0 and @end. The times are the real clock's: the
- * bound holds wherever the raise is put between them.
+ * counts only from the raise (at 1950 ns on the engine's clock): 250 ns.
  *
  * Counting the whole run at the rank its queue has when it ends adds it,
- * from before the job was queued, to the raised rank (end - t0 + 1000 ns).
+ * from before the job was queued, to the raised rank (1200 ns).
  */
 static void hqd_a_raised_run_counts_no_more_than_the_wait(struct kunit *test)
 {
 	struct tempo_engine *e = clock_engine(test);
-	u64 t0 = ktime_get_ns(), end;
 	struct tempo_hw_job *job;
 
-	queue_job(test, e, Q_LOW, t0 - 2000);
-	run_from(test, e, Q_LOW, t0 - 1000);
-	job = queue_job(test, e, Q_NORMAL, t0 - 100);
+	queue_job(test, e, Q_LOW, 0);
+	run_from(test, e, Q_LOW, 1000);
+	job = queue_job(test, e, Q_NORMAL, 1900);
+	e->run_gpu = 1950 - e->gpu_ns;
 	tempo_hw_hqd_set_priority(&e->hqds[Q_LOW], TEMPO_HW_PIPE_PRIO_NORMAL,
 				  TEMPO_HW_QUEUE_PRIO_NORMAL);
-	end = ktime_get_ns();
-	run_until(e, Q_LOW, end, true);
-	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, end));
-	KUNIT_EXPECT_LE(test, job->times.engine_wait_ns, end - (t0 - 100));
+	run_until(e, Q_LOW, 2200, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, 2200));
+	KUNIT_EXPECT_EQ(test, 250, job->times.engine_wait_ns);
 }
 
 /*
  * Rule: a run lowered below a waiting job's rank before it ended is not
- * counted (at most its part before the lowering), and takes nothing from
- * the runs after it: the job still counts the whole HIGH run, 300 ns.
- * Real times, as above.
+ * counted (at most its part before the lowering, at 1800 ns: 300 ns), and
+ * takes nothing from the runs after it: the job also counts the whole
+ * HIGH run, 300 ns.
  *
  * Counting the whole run at the rank its queue has when it ends leaves
  * its part before the job was queued (500 ns) in the job's mark, taken off
@@ -498,21 +546,20 @@ static void hqd_a_raised_run_counts_no_more_than_the_wait(struct kunit *test)
 static void hqd_a_lowered_run_takes_nothing_from_later_waits(struct kunit *test)
 {
 	struct tempo_engine *e = clock_engine(test);
-	u64 t0 = ktime_get_ns(), end;
 	struct tempo_hw_job *job;
 
-	queue_job(test, e, Q_NORMAL2, t0 - 2000);
-	run_from(test, e, Q_NORMAL2, t0 - 1000);
-	job = queue_job(test, e, Q_NORMAL, t0 - 500);
+	queue_job(test, e, Q_NORMAL2, 0);
+	run_from(test, e, Q_NORMAL2, 1000);
+	job = queue_job(test, e, Q_NORMAL, 1500);
+	e->run_gpu = 1800 - e->gpu_ns;
 	tempo_hw_hqd_set_priority(&e->hqds[Q_NORMAL2], PIPE_PRIO_LOW,
 				  TEMPO_HW_QUEUE_PRIO_NORMAL);
-	queue_job(test, e, Q_HIGH, t0);
-	end = ktime_get_ns();
-	run_until(e, Q_NORMAL2, end, true);
-	run_from(test, e, Q_HIGH, end);
-	run_until(e, Q_HIGH, end + 300, true);
-	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, end + 300));
-	KUNIT_EXPECT_GE(test, job->times.engine_wait_ns, 300);
+	queue_job(test, e, Q_HIGH, 1900);
+	run_until(e, Q_NORMAL2, 2000, true);
+	run_from(test, e, Q_HIGH, 2000);
+	run_until(e, Q_HIGH, 2300, true);
+	KUNIT_EXPECT_PTR_EQ(test, job, run_from(test, e, Q_NORMAL, 2300));
+	KUNIT_EXPECT_EQ(test, 600, job->times.engine_wait_ns);
 }
 
 TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
@@ -521,6 +568,7 @@ TEMPO_KUNIT_SUITE(hqd, NULL, NULL,
 		  KUNIT_CASE(hqd_equal_priorities_take_turns),
 		  KUNIT_CASE(hqd_next_yield_is_the_first_decision_time_alone_makes),
 		  KUNIT_CASE(hqd_running_time_is_the_fetched_jobs),
+		  KUNIT_CASE(hqd_a_stall_counts_only_the_gpu_time_added),
 		  KUNIT_CASE(hqd_retire_reports_the_end_before_the_fence_signals),
 		  KUNIT_CASE(hqd_fence_keeps_its_ops_unless_signalling_detaches_them),
 		  KUNIT_CASE(hqd_a_waiting_job_counts_only_runs_of_its_rank_or_above),

@@ -15,14 +15,90 @@
  * job, read the MQDs.
  */
 
+/**
+ * DOC: GPU time
+ *
+ * The emulated GPU runs on the host's CPUs, and the host may be busy: its
+ * threads then wait for a CPU, and run slower than on an idle host. What
+ * the GPU decides and reports on time must not depend on that, so it
+ * keeps its own time. Each thread of the emulation has a clock that runs
+ * while it runs or sleeps, and stops while it is runnable but off its CPU
+ * (tempo_clock_thread()): its CPU time plus its sleeps, which in the work
+ * of a job are the modelled waits, a WAIT_MEM's pauses between two polls
+ * and a SPIN workgroup's sleep. The GPU time of a job is what the
+ * hardware did for it: its command processor's thread clock while it runs
+ * the job (not while it waits for compute units or for the rest of a
+ * gang) plus the GPU time of its DISPATCHes.
+ *
+ * A DISPATCH's GPU time is its longest lane: each compute unit adds the
+ * GPU time of the workgroups it ran for it (its thread clock during each),
+ * and workgroups on several compute units overlap, as they would on a
+ * GPU.
+ *
+ * Each engine keeps a clock, the GPU time of the runs it made
+ * (tempo_hqd_clock()), and the compute-unit pool one, the mean of its
+ * compute units' GPU time (tempo_cu_clock()). The watchdog, the quantum,
+ * the timeslice, the starvation bound, the engine and compute-unit waits
+ * of WRITE_JOB_TIMES and the engine time of fdinfo all read them. GPU
+ * timestamps (WRITE_TIMESTAMP, the queued and started times of
+ * WRITE_JOB_TIMES) remain CLOCK_MONOTONIC.
+ *
+ * The watchdog has no wall-clock backstop: a job whose threads get little
+ * of the host's CPUs runs slowly and is judged on what it did. The
+ * host's scheduler gives every runnable thread some CPU, so every job
+ * makes progress; stopping a job is itself work for its threads, which a
+ * wall-clock bound could not do any sooner.
+ */
+
 #include <linux/device.h>
+#include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
 
 #define CREATE_TRACE_POINTS
 #include "tempo_hw_trace.h"
+
+/**
+ * tempo_clock_cpu() - the current thread's CPU time
+ *
+ * The scheduler's count as of its last update (a tick or a context switch
+ * at most before): the running delta is not exported to modules. For
+ * the host CPU time the emulation costs (fdinfo's tempo-cpu-<class>).
+ *
+ * Context: process.
+ * Return: nanoseconds.
+ */
+u64 tempo_clock_cpu(void)
+{
+	return READ_ONCE(current->se.sum_exec_runtime);
+}
+
+/**
+ * tempo_clock_thread() - the current thread's clock
+ *
+ * The thread is a command processor's, a compute unit's or a submitter's
+ * running a command processor in place. Its clock is CLOCK_MONOTONIC less
+ * the time the thread waited for a CPU while runnable (woken, or
+ * preempted), which the kernel counts per task with CONFIG_SCHED_INFO and
+ * brings up to date each time the task gets a CPU, so that a running
+ * thread reads it exactly: the clock runs while the thread runs or
+ * sleeps. Without CONFIG_SCHED_INFO (Debian's kernels all have it) it is
+ * the host's clock.
+ *
+ * Context: process.
+ * Return: nanoseconds; only differences mean anything.
+ */
+u64 tempo_clock_thread(void)
+{
+#ifdef CONFIG_SCHED_INFO
+	return ktime_get_ns() - READ_ONCE(current->sched_info.run_delay);
+#else
+	return ktime_get_ns();
+#endif
+}
 
 static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
 		       u32 engine_class, u32 instance)
@@ -267,7 +343,7 @@ void tempo_hw_hqd_state(const struct tempo_hw_hqd *hqd,
 	st->preemptions = hqd->preemptions;
 	st->busy_ns = hqd->busy_ns;
 	if (st->running)
-		st->busy_ns += ktime_get_ns() - e->run_start;
+		st->busy_ns += e->run_gpu;
 	spin_unlock_irqrestore(&e->lock, flags);
 }
 

@@ -38,9 +38,15 @@
 #define TEMPO_HW_QUEUE_PRIO_NORMAL	7
 /* How much lower than the command processors the compute units run. */
 #define TEMPO_HW_CU_NICE_OFFSET		9
-/* Least a starved queue runs once chosen before it can be preempted. */
+/*
+ * Least a starved queue runs once chosen before it can be preempted, in
+ * its engine's GPU time.
+ */
 #define TEMPO_HW_TIMESLICE_NS		(2 * NSEC_PER_MSEC)
-/* Longest a queue runs while another of the same priority has work. */
+/*
+ * Longest a queue runs, in GPU time, while another of the same priority
+ * has work.
+ */
 #define TEMPO_HW_QUANTUM_NS		(10 * NSEC_PER_MSEC)
 
 struct device;
@@ -70,7 +76,8 @@ enum tempo_hw_engine_class {
  * @cu_reserved: CUs kept for high-priority queues while one has work
  * @cu_by_priority: the sequencer serves dispatches by queue priority, not
  *	at random
- * @starve_ns: a queue waiting with work longer than this runs next
+ * @starve_ns: a queue waiting with work longer than this, in its
+ *	engine's GPU time, runs next
  * @hang_ns: the hang watchdog: a job whose running time (see
  *	&tempo_hw_job.run_ns) reaches this is stopped at its next check and
  *	fails with -ETIMEDOUT; 0 turns the watchdog off
@@ -175,18 +182,20 @@ static_assert(offsetof(struct tempo_hw_fence, base) == 0);
  * @seqno: position of the job in its HQD, set by the hardware
  * @gang_present: a gang member holds its engine, set by the hardware
  * @run_ns: the job's running time in the runs that ended (it was
- *	preempted or it ended): time it held its engine, less the time its
- *	engine waited for compute units or for the rest of its gang, plus
- *	the time its workgroups held compute units; set by the hardware
+ *	preempted or it ended), in GPU time: the CPU time its command
+ *	processor spent running it, but not waiting for compute units or
+ *	for the rest of its gang, plus its DISPATCHes' GPU time and its
+ *	modelled waits, never time the hardware's threads waited for a host
+ *	CPU; set by the hardware
  * @cpu_ns: host CPU time the emulation spent on the job (command
  *	processor and compute units), set by the hardware
- * @busy_ns: NULL, or where the hardware adds the time its command
- *	processor held the job, at the end of each run (when the job is
- *	preempted or ends); tempo_hw_running_ns() gives the run in progress
+ * @busy_ns: NULL, or where the hardware adds the job's running time (GPU
+ *	time, as @run_ns) at the end of each run (when the job is preempted
+ *	or ends); tempo_hw_running_ns() gives the run in progress
  * @times: what WRITE_JOB_TIMES reports (&struct drm_tempo_job_times),
  *	set by the hardware: when the job was written into its ring
- *	(@times.queued) and fetched (@times.started), and the time it waited
- *	for its engine (@times.engine_wait_ns) and for compute units
+ *	(@times.queued) and fetched (@times.started), and the GPU time it
+ *	waited for its engine (@times.engine_wait_ns) and for compute units
  *	(@times.cu_wait_ns) while other jobs it did not outrank ran
  * @engine_rank: the rank (pipe and queue priority) its queue had when
  *	the job started waiting for its engine (queued, or preempted), set
@@ -285,7 +294,7 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
  * @wptr: write pointer
  * @jobs_done: jobs completed
  * @preemptions: times it was preempted
- * @busy_ns: time the command processor spent on it, the run in progress
+ * @busy_ns: GPU time its jobs ran on its engine, the run in progress
  *	included
  */
 struct tempo_hw_hqd_state {

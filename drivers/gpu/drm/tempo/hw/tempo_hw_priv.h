@@ -73,9 +73,8 @@ struct tempo_partial {
  * @suspended: start no workgroup, stop running ones at their next check
  * @abort: like @suspended, and forget the workgroups not finished
  * @seq: order of arrival on the pool, kept across suspensions
- * @held_ns: wall time during which at least one of its workgroups held a
- *	CU, the current stretch not included
- * @held_since: start of the current stretch, valid while @running
+ * @lane_ns: GPU time each compute unit spent on its workgroups that
+ *	stopped or ended: the dispatch's GPU time is the longest lane
  * @cpu_ns: CPU time its workgroups' threads spent on it
  * @waiting: it has workgroups queued and none running
  * @wait_low: whether it waited as a low-priority dispatch
@@ -102,8 +101,7 @@ struct tempo_dispatch {
 	bool suspended;
 	bool abort;
 	u64 seq;
-	u64 held_ns;
-	u64 held_since;
+	u64 lane_ns[TEMPO_HW_MAX_CUS];
 	u64 cpu_ns;
 	bool waiting;
 	bool wait_low;
@@ -119,10 +117,10 @@ struct tempo_dispatch {
  * @in_dispatch: @dispatch is in progress: the packet after it has not
  *	been fetched yet
  * @dispatch: the DISPATCH in progress
- * @held_seen: CU time, @cpu_seen: CPU time and @wait_seen: CU wait of
+ * @gpu_seen: GPU time, @cpu_seen: CPU time and @wait_seen: CU wait of
  *	@dispatch already added to the job
- * @cpu_seen: see @held_seen
- * @wait_seen: see @held_seen
+ * @cpu_seen: see @gpu_seen
+ * @wait_seen: see @gpu_seen
  * @pkt_va: address of a COPY or FILL stopped in the middle, or 0
  * @pkt_done: bytes of that packet already done
  *
@@ -134,7 +132,7 @@ struct tempo_cp_state {
 	u64 pc[TEMPO_HW_MAX_BATCH_DEPTH + 1];
 	bool in_dispatch;
 	struct tempo_dispatch dispatch;
-	u64 held_seen;
+	u64 gpu_seen;
 	u64 cpu_seen;
 	u64 wait_seen;
 	u64 pkt_va;
@@ -152,11 +150,13 @@ struct tempo_cp_state {
  * @abort_seqno: fence seqno of a job software asked to abort, or 0
  * @abort_error: the error that job fails with
  * @retired_seqno: fence seqno of the last job retired
- * @waiting_since: when the queue last had work but was not chosen, or 0
+ * @waiting: the queue has work but was not chosen
+ * @waiting_since: its engine's clock (tempo_hqd_clock()) when it started
+ *	waiting, valid while @waiting
  * @jobs_done: jobs completed, for debugfs
  * @preemptions: times it was preempted, for debugfs
- * @busy_ns: time the command processor spent on the queue's jobs, not
- *	counting the run in progress; guarded by @engine's lock
+ * @busy_ns: GPU time of the queue's jobs on its engine, not counting the
+ *	run in progress; guarded by @engine's lock
  */
 struct tempo_hw_hqd {
 	struct tempo_engine *engine;
@@ -168,6 +168,7 @@ struct tempo_hw_hqd {
 	u64 abort_seqno;
 	int abort_error;
 	u64 retired_seqno;
+	bool waiting;
 	u64 waiting_since;
 	u64 jobs_done;
 	u64 preemptions;
@@ -191,22 +192,28 @@ struct tempo_hw_hqd {
  * @num_hqds: entries in @hqds
  * @hqds: the hardware queues
  * @current_hqd: queue whose job runs now
- * @run_start: when @current_hqd was chosen
+ * @gpu_ns: GPU time of the runs that ended, on every queue
+ * @run_gpu: GPU time of the run in progress, as the command processor
+ *	last published it (see "GPU time" in tempo_hw.c)
  * @run_busy: &tempo_hw_job.busy_ns of the job of the run in progress,
  *	or NULL
- * @run_seq: lets tempo_hw_running_ns() read @run_start and @run_busy
+ * @run_seq: lets tempo_hw_running_ns() read @run_gpu and @run_busy
  *	without @lock, which every run takes: fdinfo readers must not slow
  *	the command processors
- * @stall_ns: time of the current run spent stalled: waiting for compute
- *	units or for the other members of a gang, which is not the job's
- *	running time
- * @stall_since: start of the stall in progress, or 0
- * @ran_ns: time the engine held jobs of each rank (tempo_hqd_rank()), the
- *	runs that ended: a job queued or preempted waits by right for those
- *	of its rank and above
- * @rank_start: since when the run in progress counts at its queue's rank
- *	now: its start, or the last change of its queue's priority, which
- *	counted the run so far at the rank before
+ * @work_mark: the command processor's thread clock (tempo_clock_thread())
+ *	when it last counted it; used by the command processor only
+ * @stalled: it waits for compute units or for the other members of a
+ *	gang: its time is not the job's; command processor only
+ * @gpu_pending: GPU time of the run not yet published in @run_gpu;
+ *	command processor only
+ * @publish_wall: when (CLOCK_MONOTONIC) the command processor last
+ *	published @run_gpu
+ * @ran_ns: GPU time the engine ran jobs of each rank (tempo_hqd_rank()),
+ *	the runs that ended: a job queued or preempted waits by right for
+ *	those of its rank and above
+ * @rank_start: since when (tempo_hqd_clock()) the run in progress counts
+ *	at its queue's rank now: its start, or the last change of its
+ *	queue's priority, which counted the run so far at the rank before
  */
 struct tempo_engine {
 	struct tempo_hw *hw;
@@ -222,11 +229,14 @@ struct tempo_engine {
 	u32 num_hqds;
 	struct tempo_hw_hqd hqds[TEMPO_HW_MAX_QUEUES];
 	struct tempo_hw_hqd *current_hqd;
-	u64 run_start;
+	u64 gpu_ns;
+	u64 run_gpu;
 	atomic64_t *run_busy;
 	seqcount_spinlock_t run_seq;
-	u64 stall_ns;
-	u64 stall_since;
+	u64 work_mark;
+	bool stalled;
+	u64 gpu_pending;
+	u64 publish_wall;
 	u64 ran_ns[TEMPO_HW_NUM_RANKS];
 	u64 rank_start;
 };
@@ -244,6 +254,13 @@ struct tempo_engine {
  * @low: its workgroup counts in the pool's busy_low; under the pool's lock
  * @high_nice: its thread runs at the pool's high_nice; only the thread
  *	uses it
+ * @gpu_ns: GPU time of the workgroups it ran that stopped or ended;
+ *	under the pool's lock
+ * @group_gpu: GPU time of its workgroup in progress as of its last check,
+ *	published by its thread
+ * @spin_since: while its SPIN workgroup sleeps, when the sleep started
+ *	(CLOCK_MONOTONIC), else 0; published by its thread
+ * @spin_left: the SPIN time left when that sleep started
  */
 struct tempo_cu {
 	struct tempo_cu_pool *pool;
@@ -253,6 +270,10 @@ struct tempo_cu {
 	struct tempo_dispatch *d;
 	bool low;
 	bool high_nice;
+	u64 gpu_ns;
+	u64 group_gpu;
+	u64 spin_since;
+	u64 spin_left;
 };
 
 /**
@@ -271,10 +292,12 @@ struct tempo_cu {
  * @busy_low: of which for queues below the high pipe priority
  * @high_queues: high-pipe-priority queues that have work
  * @full_ns: the full clocks, indexed by whether a dispatch is low-priority:
- *	time during which such a dispatch waited for a CU by right (no CU
- *	left that it may take or have back at once), the current stretch not
- *	included
- * @full_since: start of the current stretch of each, or 0
+ *	the pool's GPU time (tempo_cu_clock()) during which such a dispatch
+ *	waited for a CU by right (no CU left that it may take or have back
+ *	at once), the current stretch not included
+ * @full: whether the current stretch of each runs
+ * @full_since: start of the current stretch of each
+ * @clock_seen: the highest tempo_cu_clock() returned: it never goes back
  * @next_seq: &tempo_dispatch.seq of the next dispatch
  * @groups_done: workgroups completed, for debugfs
  * @cus: the compute units
@@ -292,7 +315,9 @@ struct tempo_cu_pool {
 	u32 busy_low;
 	u32 high_queues;
 	u64 full_ns[2];
+	bool full[2];
 	u64 full_since[2];
+	u64 clock_seen;
 	u64 next_seq;
 	atomic64_t groups_done;
 	struct tempo_cu *cus;
@@ -330,6 +355,10 @@ struct tempo_packet {
 	u32 dw[TEMPO_HW_MAX_PACKET_DW];
 };
 
+/* tempo_hw.c */
+u64 tempo_clock_cpu(void);
+u64 tempo_clock_thread(void);
+
 /* tempo_isa.c */
 int tempo_isa_check_header(u32 header, u32 *op, u32 *len);
 int tempo_isa_check_packet(const struct tempo_packet *pkt, u32 engine_class);
@@ -354,13 +383,13 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
 void tempo_hqd_fetch(struct tempo_hw_hqd *hqd);
 void tempo_hqd_ran(struct tempo_hw_hqd *hqd);
-void tempo_hqd_ran_at(struct tempo_hw_hqd *hqd, u64 now);
+void tempo_hqd_ran_locked(struct tempo_hw_hqd *hqd);
+u64 tempo_hqd_clock(const struct tempo_engine *engine);
 void tempo_hqd_start_engine_wait(struct tempo_engine *engine,
 				 struct tempo_hw_hqd *hqd,
 				 struct tempo_hw_job *job, u64 now);
 void tempo_hqd_stall(struct tempo_engine *engine, bool stalled);
-void tempo_hqd_add_run(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
-		       u64 ns);
+void tempo_hqd_add_gpu(struct tempo_engine *engine, u64 ns);
 bool tempo_hqd_hung(struct tempo_hw_hqd *hqd, const struct tempo_hw_job *job);
 bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end);
@@ -389,8 +418,9 @@ void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
 			    struct tempo_dispatch *d, int *error);
 void tempo_cu_dispatch_usage(struct tempo_cu_pool *pool,
-			     struct tempo_dispatch *d, u64 *held_ns,
+			     struct tempo_dispatch *d, u64 *gpu_ns,
 			     u64 *cpu_ns, u64 *wait_ns);
+u64 tempo_cu_clock(struct tempo_cu_pool *pool);
 void tempo_cu_high_queue(struct tempo_cu_pool *pool, bool busy);
 struct tempo_dispatch *tempo_cu_pick(struct tempo_cu_pool *pool);
 void tempo_cu_pool_changed(struct tempo_cu_pool *pool, u64 now);
