@@ -381,7 +381,8 @@ struct drm_tempo_query_hqds {
  *
  * The buffer shares its reservation object (dma_resv) with the
  * caller's GPU address space, and every job the file submits after the
- * buffer's creation adds its fence to it, as a write: the buffer counts in
+ * buffer's creation adds a fence to it, as a write, that signals once the
+ * job and every earlier one of the file ended: the buffer counts in
  * fdinfo's drm-active-memory while such a job is in flight. In exchange
  * the buffer can be mapped only into the address space of the file that
  * created it (&DRM_IOCTL_TEMPO_VM_MAP fails with -EINVAL in any other

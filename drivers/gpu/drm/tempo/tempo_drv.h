@@ -18,6 +18,7 @@ struct drm_file;
 struct drm_mode_create_dumb;
 struct seq_file;
 struct tempo_ctx;
+struct tempo_vm_fence;
 
 /**
  * TEMPO_IOCTL_DBG() - reject user input, saying why at debug level
@@ -97,6 +98,10 @@ void *tempo_vm_translate(struct tempo_vm *vm, u64 va, u32 len, bool write);
 struct tempo_vm_resv *tempo_vm_resv_get_bo(struct tempo_vm *vm,
 					   struct drm_gem_object *obj);
 void tempo_vm_resv_put_bo(struct tempo_vm_resv *r);
+struct tempo_vm_fence *tempo_vm_fence_alloc(void);
+void tempo_vm_fence_free(struct tempo_vm_fence *f);
+void tempo_vm_fence_add(struct tempo_vm *vm, struct tempo_vm_fence *f,
+			struct dma_fence *job_fence);
 int tempo_ioctl_vm_map(struct drm_device *dev, void *data,
 		       struct drm_file *file);
 int tempo_ioctl_vm_unmap(struct drm_device *dev, void *data,

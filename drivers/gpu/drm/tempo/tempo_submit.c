@@ -15,14 +15,16 @@
  *    against the file's jobs in flight (-EAGAIN when it has too many);
  * 5. resolve the in-syncs into scheduler dependencies and the out-syncs
  *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
- * 6. when the file has private buffers, lock its address space's
- *    reservation object and reserve a fence slot in it;
+ * 6. when the file has private buffers, allocate the fence of its
+ *    address space's timeline, lock the address space's reservation
+ *    object and reserve a fence slot in it;
  * 7. push the job (tempo_job_push(): under the context lock, the job
  *    takes the context's priority, a gang is ordered after the slot's
  *    previous one, the job armed, lends its priority to the jobs it waits
  *    for when the exec asks for it, and is pushed to the slot's entity):
- *    once armed, the point of no return; add its fence to the
- *    reservation object and unlock it;
+ *    once armed, the point of no return; add the job to the timeline,
+ *    whose fence replaces the previous one in the reservation object,
+ *    and unlock it;
  * 8. publish the job's fence in the out-syncs and the sync_file.
  *
  * Every failure before step 7 unwinds everything and queues nothing.
@@ -87,6 +89,7 @@ struct tempo_submit_room {
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
  * @resv: the address space's reservation object, locked, until pushed
+ * @vm_fence: the fence of the address space's timeline, until pushed
  */
 struct tempo_submit {
 	struct tempo_device *tdev;
@@ -102,6 +105,7 @@ struct tempo_submit {
 	struct tempo_job *job;
 	int out_fd;
 	struct dma_resv *resv;
+	struct tempo_vm_fence *vm_fence;
 };
 
 /*
@@ -307,6 +311,9 @@ static int submit_lock_resv(struct tempo_submit *s)
 
 	if (!resv)
 		return 0;
+	s->vm_fence = tempo_vm_fence_alloc();
+	if (!s->vm_fence)
+		return -ENOMEM;
 	ret = dma_resv_lock_interruptible(resv, NULL);
 	if (ret)
 		return ret;
@@ -329,7 +336,9 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 	s->job = NULL;
 	if (s->resv) {
 		/* The private buffers are the job's to write. */
-		dma_resv_add_fence(s->resv, fence, DMA_RESV_USAGE_WRITE);
+		tempo_vm_fence_add(to_tempo_file(s->file)->vm, s->vm_fence,
+				   fence);
+		s->vm_fence = NULL;
 		dma_resv_unlock(s->resv);
 		s->resv = NULL;
 	}
@@ -384,6 +393,7 @@ static void submit_fini(struct tempo_submit *s)
 
 	if (s->resv)
 		dma_resv_unlock(s->resv);
+	tempo_vm_fence_free(s->vm_fence);
 	if (s->out_fd >= 0)
 		put_unused_fd(s->out_fd);
 	for (i = 0; s->out_syncobjs && i < s->args->num_out_syncs; i++) {

@@ -263,11 +263,18 @@ struct tempo_device {
 
 /**
  * struct tempo_vm_resv - the reservation object of an address space
- * @refcount: held by the address space and by each of its private buffers
- * @resv: the fences of the address space's jobs; also the reservation
- *	object of its private buffers
- * @num_bos: private buffers alive; an exec adds its fence to @resv only
+ * @refcount: held by the address space, by each of its private buffers
+ *	and by each fence of its timeline that has not signalled
+ * @resv: the last fence of @fence_context; also the reservation object of
+ *	its private buffers
+ * @num_bos: private buffers alive; an exec adds a fence to @resv only
  *	when there is one
+ * @fence_lock: guards @pending and signals its fences in order
+ * @fence_context: the address space's timeline: one fence per exec that
+ *	signals once its job and every earlier one of the timeline ended
+ * @seqno: last seqno of @fence_context; guarded by @resv's lock
+ * @pending: the fences of @fence_context not signalled yet, in seqno
+ *	order, each referenced
  *
  * Apart from &struct tempo_vm, so that a private buffer may outlive its
  * address space, which holds it through its mappings.
@@ -276,6 +283,10 @@ struct tempo_vm_resv {
 	struct kref refcount;
 	struct dma_resv resv;
 	atomic_t num_bos;
+	spinlock_t fence_lock; /* guards pending */
+	u64 fence_context;
+	u64 seqno;
+	struct list_head pending;
 };
 
 /**

@@ -18,12 +18,29 @@
  *
  * The address space has a reservation object that its private buffers
  * (%DRM_TEMPO_BO_CREATE_VM_PRIVATE) share as theirs: while any of them
- * exists, each exec adds its job's fence to it, so that all of them read
- * as busy (fdinfo's drm-active-memory) while a job of the file is in
- * flight, at the cost of one lock per exec instead of one per buffer.
- * Other buffers are shared with explicit synchronisation only.
+ * exists, each exec adds a fence to it, so that all of them read as busy
+ * (fdinfo's drm-active-memory) while a job of the file is in flight, at
+ * the cost of one lock per exec instead of one per buffer. Other buffers
+ * are shared with explicit synchronisation only.
+ *
+ * That fence is not the job's: the job's finished fence is of its
+ * entity's context, and the object would keep one fence per entity that
+ * ever had a job in flight (thousands), which every test of a buffer
+ * walks, once per buffer under a spinlock when fdinfo is read. Each
+ * address space has a fence context of its own instead, a timeline: an
+ * exec adds a fence of it that signals once its job and every earlier one
+ * of the timeline ended. Each such fence replaces the one before in the
+ * object, which holds one fence whatever the number of entities, and is
+ * busy exactly while a job that used its buffers is in flight. The
+ * timeline keeps its fences that have not signalled in a list, in order:
+ * the end of a job marks its fence and signals the run of marked fences
+ * at the head of the list, so that each job costs O(1) however they end.
+ * (A dma_fence_chain per exec would order them too, but its links keep
+ * every job's fence until a walk of the whole chain, as long as the jobs
+ * in flight, collects them: one such walk per exec.)
  */
 
+#include <linux/dma-fence.h>
 #include <linux/iosys-map.h>
 #include <linux/slab.h>
 
@@ -108,6 +125,9 @@ static struct tempo_vm_resv *vm_resv_create(void)
 		return NULL;
 	kref_init(&r->refcount);
 	dma_resv_init(&r->resv);
+	spin_lock_init(&r->fence_lock);
+	r->fence_context = dma_fence_context_alloc(1);
+	INIT_LIST_HEAD(&r->pending);
 	return r;
 }
 
@@ -116,8 +136,152 @@ static void vm_resv_release(struct kref *kref)
 	struct tempo_vm_resv *r = container_of(kref, struct tempo_vm_resv,
 					       refcount);
 
+	/* Each fence of the timeline references it until it signalled. */
+	WARN_ON(!list_empty(&r->pending));
 	dma_resv_fini(&r->resv);
 	kfree(r);
+}
+
+/**
+ * struct tempo_vm_fence - a fence of an address space's timeline
+ * @base: the fence, first: dma_fence_free() frees the whole
+ * @lock: its lock, its own: a signalled fence may outlive the timeline
+ *	when someone else holds it
+ * @cb: on the job's finished fence
+ * @link: in &tempo_vm_resv.pending until signalled
+ * @r: the timeline's reservation object, referenced until the fence
+ *	signalled: the job may be freed, and its address space with it, as
+ *	soon as its finished fence reads signalled, before the callbacks
+ *	on it have run
+ * @ended: the job ended; guarded by &tempo_vm_resv.fence_lock
+ *
+ * Signals once its job and every earlier job of the timeline ended, never
+ * with an error. Its last reference frees it without calling into tempo.
+ */
+struct tempo_vm_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's lock */
+	struct dma_fence_cb cb;
+	struct list_head link;
+	struct tempo_vm_resv *r;
+	bool ended;
+};
+
+static_assert(offsetof(struct tempo_vm_fence, base) == 0);
+
+static const char *vm_fence_driver_name(struct dma_fence *fence)
+{
+	return "tempo";
+}
+
+static const char *vm_fence_timeline_name(struct dma_fence *fence)
+{
+	return "tempo-vm";
+}
+
+static const struct dma_fence_ops tempo_vm_fence_ops = {
+	.get_driver_name = vm_fence_driver_name,
+	.get_timeline_name = vm_fence_timeline_name,
+};
+
+/*
+ * Signal the fences at the head of the timeline whose jobs ended; return
+ * how many, whose references on @r the caller drops.
+ */
+static u32 vm_fences_signal_locked(struct tempo_vm_resv *r)
+{
+	struct tempo_vm_fence *f, *next;
+	u32 n = 0;
+
+	lockdep_assert_held(&r->fence_lock);
+	list_for_each_entry_safe(f, next, &r->pending, link) {
+		if (!f->ended)
+			break;
+		list_del(&f->link);
+		dma_fence_signal(&f->base);
+		dma_fence_put(&f->base);
+		n++;
+	}
+	return n;
+}
+
+static void vm_fence_job_ended(struct dma_fence *job_fence,
+			       struct dma_fence_cb *cb)
+{
+	struct tempo_vm_fence *f = container_of(cb, struct tempo_vm_fence, cb);
+	struct tempo_vm_resv *r = f->r;
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&r->fence_lock, flags);
+	f->ended = true;
+	n = vm_fences_signal_locked(r);
+	spin_unlock_irqrestore(&r->fence_lock, flags);
+	/* @r may go with the last one. */
+	while (n--)
+		kref_put(&r->refcount, vm_resv_release);
+}
+
+/**
+ * tempo_vm_fence_alloc() - allocate the timeline fence of an exec
+ *
+ * For an exec that adds a fence to its address space's reservation
+ * object: allocated before its point of no return, charged to the caller.
+ *
+ * Context: process; may sleep.
+ * Return: the fence, for tempo_vm_fence_add() or tempo_vm_fence_free(),
+ * or NULL when out of memory.
+ */
+struct tempo_vm_fence *tempo_vm_fence_alloc(void)
+{
+	return kzalloc(sizeof(struct tempo_vm_fence), GFP_KERNEL_ACCOUNT);
+}
+
+/**
+ * tempo_vm_fence_free() - free a timeline fence that was not added
+ * @f: the fence from tempo_vm_fence_alloc(), or NULL
+ *
+ * Context: any.
+ */
+void tempo_vm_fence_free(struct tempo_vm_fence *f)
+{
+	kfree(f);
+}
+
+/**
+ * tempo_vm_fence_add() - add a job to its address space's timeline
+ * @vm: the address space, its reservation object locked, a fence slot
+ *	reserved in it
+ * @f: the fence from tempo_vm_fence_alloc(); the timeline owns it
+ * @job_fence: the job's finished fence, armed
+ *
+ * @f becomes the timeline's next fence and replaces the previous one in
+ * the reservation object: it signals once the job and every earlier job
+ * of the timeline ended. Until then it references the reservation
+ * object, which may therefore be freed from the signalling of a job's
+ * finished fence. Cannot fail.
+ *
+ * Context: process, after the exec's point of no return.
+ */
+void tempo_vm_fence_add(struct tempo_vm *vm, struct tempo_vm_fence *f,
+			struct dma_fence *job_fence)
+{
+	struct tempo_vm_resv *r = vm->resv;
+	unsigned long flags;
+
+	dma_resv_assert_held(&r->resv);
+	kref_get(&r->refcount);
+	f->r = r;
+	spin_lock_init(&f->lock);
+	dma_fence_init(&f->base, &tempo_vm_fence_ops, &f->lock,
+		       r->fence_context, ++r->seqno);
+	/* The list's reference, until it signals. */
+	spin_lock_irqsave(&r->fence_lock, flags);
+	list_add_tail(&f->link, &r->pending);
+	spin_unlock_irqrestore(&r->fence_lock, flags);
+	dma_resv_add_fence(&r->resv, &f->base, DMA_RESV_USAGE_WRITE);
+	if (dma_fence_add_callback(job_fence, &f->cb, vm_fence_job_ended))
+		vm_fence_job_ended(job_fence, &f->cb);
 }
 
 /**

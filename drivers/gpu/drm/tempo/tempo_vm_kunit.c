@@ -4,8 +4,13 @@
  *
  * KUnit suite of the GPU VA space (tempo_vm.c): mappings of kernel memory
  * standing for buffers, placed through the checks of
- * DRM_IOCTL_TEMPO_VM_MAP, and what tempo_vm_translate() gives for them.
+ * DRM_IOCTL_TEMPO_VM_MAP, and what tempo_vm_translate() gives for them;
+ * the address space's timeline, with fences standing for jobs' finished
+ * fences, and what its reservation object holds.
  */
+
+#include <linux/dma-fence.h>
+#include <linux/dma-resv.h>
 
 #include <kunit/test.h>
 
@@ -231,6 +236,157 @@ static void vm_readonly_mapping_translates_for_reads_only(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, vm_xlate(test, VA(0), 4, true));
 }
 
+/* A job's finished fence, signalled by the test. */
+struct vm_job_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's lock */
+};
+
+static const char *vm_job_fence_name(struct dma_fence *fence)
+{
+	return "tempo-kunit";
+}
+
+static const struct dma_fence_ops vm_job_fence_ops = {
+	.get_driver_name = vm_job_fence_name,
+	.get_timeline_name = vm_job_fence_name,
+};
+
+/* The finished fences of @n jobs, each of an entity of its own. */
+static void vm_jobs_init(struct kunit *test, struct dma_fence **jobs, u32 n)
+{
+	u64 context = dma_fence_context_alloc(n);
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct vm_job_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		spin_lock_init(&f->lock);
+		dma_fence_init(&f->base, &vm_job_fence_ops, &f->lock,
+			       context + i, 1);
+		jobs[i] = &f->base;
+	}
+}
+
+/* Add the job of finished fence @job to the timeline; its timeline fence. */
+static struct dma_fence *vm_timeline_add(struct kunit *test,
+					 struct dma_fence *job)
+{
+	struct tempo_vm *vm = ((struct vm_fixture *)test->priv)->vm;
+	struct dma_resv *resv = &vm->resv->resv;
+	struct tempo_vm_fence *f = tempo_vm_fence_alloc();
+	struct dma_fence *fence;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	dma_resv_lock(resv, NULL);
+	ret = dma_resv_reserve_fences(resv, 1);
+	if (ret) {
+		dma_resv_unlock(resv);
+		tempo_vm_fence_free(f);
+	}
+	KUNIT_ASSERT_EQ(test, 0, ret);
+	tempo_vm_fence_add(vm, f, job);
+	/* The object holds it: it cannot be gone yet. */
+	fence = dma_fence_get((struct dma_fence *)f);
+	dma_resv_unlock(resv);
+	return fence;
+}
+
+/* Fences the address space's reservation object holds. */
+static u32 vm_resv_num_fences(struct kunit *test)
+{
+	struct tempo_vm *vm = ((struct vm_fixture *)test->priv)->vm;
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	u32 n = 0;
+
+	dma_resv_lock(&vm->resv->resv, NULL);
+	dma_resv_for_each_fence(&cursor, &vm->resv->resv,
+				DMA_RESV_USAGE_BOOKKEEP, fence)
+		n++;
+	dma_resv_unlock(&vm->resv->resv);
+	return n;
+}
+
+static bool vm_resv_idle(struct kunit *test)
+{
+	struct tempo_vm *vm = ((struct vm_fixture *)test->priv)->vm;
+
+	return dma_resv_test_signaled(&vm->resv->resv, DMA_RESV_USAGE_READ);
+}
+
+static void vm_fences_put(struct dma_fence **fences, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		dma_fence_put(fences[i]);
+}
+
+#define VM_TIMELINE_JOBS	4
+
+/*
+ * Jobs of as many entities ending out of order: each timeline fence
+ * signals once its job and every earlier one ended, and the reservation
+ * object holds one fence all along.
+ */
+static void vm_timeline_signals_in_order_with_one_fence(struct kunit *test)
+{
+	struct dma_fence *jobs[VM_TIMELINE_JOBS], *f[VM_TIMELINE_JOBS];
+	u32 i;
+
+	vm_jobs_init(test, jobs, VM_TIMELINE_JOBS);
+	for (i = 0; i < VM_TIMELINE_JOBS; i++) {
+		f[i] = vm_timeline_add(test, jobs[i]);
+		KUNIT_EXPECT_EQ(test, 1, vm_resv_num_fences(test));
+	}
+	KUNIT_EXPECT_FALSE(test, vm_resv_idle(test));
+	dma_fence_signal(jobs[2]);
+	dma_fence_signal(jobs[1]);
+	for (i = 0; i < VM_TIMELINE_JOBS; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, dma_fence_is_signaled(f[i]),
+				       "fence %u", i);
+	dma_fence_signal(jobs[0]);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, dma_fence_is_signaled(f[i]),
+				      "fence %u", i);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(f[3]));
+	KUNIT_EXPECT_FALSE(test, vm_resv_idle(test));
+	dma_fence_signal(jobs[3]);
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(f[3]));
+	KUNIT_EXPECT_TRUE(test, vm_resv_idle(test));
+	KUNIT_EXPECT_EQ(test, 1, vm_resv_num_fences(test));
+	vm_fences_put(f, VM_TIMELINE_JOBS);
+	vm_fences_put(jobs, VM_TIMELINE_JOBS);
+}
+
+/*
+ * A job that ended before it was added: its fence signals at once on an
+ * idle timeline, after the earlier jobs on a busy one.
+ */
+static void vm_timeline_job_already_ended(struct kunit *test)
+{
+	struct dma_fence *jobs[3], *f[3];
+
+	vm_jobs_init(test, jobs, 3);
+	dma_fence_signal(jobs[0]);
+	f[0] = vm_timeline_add(test, jobs[0]);
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(f[0]));
+	KUNIT_EXPECT_TRUE(test, vm_resv_idle(test));
+	f[1] = vm_timeline_add(test, jobs[1]);
+	dma_fence_signal(jobs[2]);
+	f[2] = vm_timeline_add(test, jobs[2]);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(f[2]));
+	dma_fence_signal(jobs[1]);
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(f[1]));
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(f[2]));
+	KUNIT_EXPECT_TRUE(test, vm_resv_idle(test));
+	vm_fences_put(f, 3);
+	vm_fences_put(jobs, 3);
+}
+
 TEMPO_KUNIT_SUITE(vm, vm_init, vm_exit,
 		  KUNIT_CASE(vm_lookup_at_mapping_bounds),
 		  KUNIT_CASE(vm_access_may_not_run_past_mapping_end),
@@ -240,4 +396,6 @@ TEMPO_KUNIT_SUITE(vm, vm_init, vm_exit,
 		  KUNIT_CASE(vm_overlapping_map_is_refused),
 		  KUNIT_CASE(vm_auto_va_and_buffer_offset),
 		  KUNIT_CASE(vm_unmap_needs_exact_range),
-		  KUNIT_CASE(vm_readonly_mapping_translates_for_reads_only));
+		  KUNIT_CASE(vm_readonly_mapping_translates_for_reads_only),
+		  KUNIT_CASE(vm_timeline_signals_in_order_with_one_fence),
+		  KUNIT_CASE(vm_timeline_job_already_ended));
