@@ -286,7 +286,7 @@ static const struct drm_driver tempo_driver = {
 	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
 	.fops = &tempo_fops,
 	/* DRM_GEM_SHMEM_DRIVER_OPS, with tempo's size limit on dumb buffers */
-	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+	.gem_prime_import_sg_table = tempo_gem_prime_import_sg_table,
 	TEMPO_DRIVER_PRIME_FD
 	TEMPO_DRIVER_PRIME_MMAP
 	.dumb_create = tempo_gem_dumb_create,

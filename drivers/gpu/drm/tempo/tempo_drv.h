@@ -13,10 +13,12 @@
 #include "tempo_compat.h"
 #include "tempo_types.h"
 
+struct dma_buf_attachment;
 struct dma_fence;
 struct drm_file;
 struct drm_mode_create_dumb;
 struct seq_file;
+struct sg_table;
 struct tempo_ctx;
 
 /**
@@ -83,6 +85,10 @@ int tempo_ioctl_bo_mmap_offset(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
 			  struct drm_mode_create_dumb *args);
+struct drm_gem_object *
+tempo_gem_prime_import_sg_table(struct drm_device *dev,
+				struct dma_buf_attachment *attach,
+				struct sg_table *sgt);
 bool tempo_gem_mappable(struct drm_gem_object *obj, struct tempo_vm *vm);
 
 /* tempo_vm.c */

@@ -14,6 +14,11 @@
  * A buffer created with %DRM_TEMPO_BO_CREATE_VM_PRIVATE takes its file's
  * address space's reservation object as its own and holds a reference on
  * it: it is mapped in no other address space and never exported.
+ *
+ * A buffer's fake mmap offset is taken only when asked for (BO_MMAP_OFFSET,
+ * dumb map_offset): the shmem helpers take one at creation, which is
+ * given back before the buffer is published, so that buffers nobody maps
+ * on the CPU take nothing of the device-wide offset range.
  */
 
 #include <linux/slab.h>
@@ -124,6 +129,55 @@ struct drm_gem_object *tempo_gem_create_object(struct drm_device *dev,
 }
 
 /**
+ * tempo_gem_prime_import_sg_table() - import another device's dma-buf
+ * @dev: the DRM device
+ * @attach: the attachment
+ * @sgt: its pages
+ *
+ * The shmem helpers' import, without the mmap offset until one is asked
+ * for.
+ *
+ * Context: process.
+ * Return: the object, or an ERR_PTR().
+ */
+struct drm_gem_object *
+tempo_gem_prime_import_sg_table(struct drm_device *dev,
+				struct dma_buf_attachment *attach,
+				struct sg_table *sgt)
+{
+	struct drm_gem_object *obj;
+
+	obj = drm_gem_shmem_prime_import_sg_table(dev, attach, sgt);
+	if (!IS_ERR(obj))
+		drm_gem_free_mmap_offset(obj);
+	return obj;
+}
+
+/*
+ * A buffer of @size bytes of @file, published as @handle complete: private to the file's address space with
+ * %DRM_TEMPO_BO_CREATE_VM_PRIVATE in @flags, and without a mmap offset.
+ */
+static int bo_create(struct drm_file *file, u64 size, u32 flags,
+		     u32 *handle)
+{
+	struct tempo_file *tfile = to_tempo_file(file);
+	struct drm_gem_shmem_object *shmem;
+	int ret;
+
+	shmem = drm_gem_shmem_create(&tfile->tdev->drm, size);
+	if (IS_ERR(shmem))
+		return PTR_ERR(shmem);
+	/* Before anyone can see it: nothing has taken its own resv yet. */
+	drm_gem_free_mmap_offset(&shmem->base);
+	if (flags & DRM_TEMPO_BO_CREATE_VM_PRIVATE)
+		to_tempo_bo(&shmem->base)->vm_resv =
+			tempo_vm_resv_get_bo(tfile->vm, &shmem->base);
+	ret = drm_gem_handle_create(file, &shmem->base, handle);
+	drm_gem_object_put(&shmem->base);
+	return ret;
+}
+
+/**
  * tempo_ioctl_bo_create() - DRM_IOCTL_TEMPO_BO_CREATE
  * @dev: the DRM device
  * @data: &struct drm_tempo_bo_create
@@ -137,25 +191,13 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 {
 	struct tempo_device *tdev = to_tempo_device(dev);
 	struct drm_tempo_bo_create *args = data;
-	struct drm_gem_shmem_object *shmem;
-	int ret;
 
 	if (TEMPO_IOCTL_DBG(tdev, args->flags & ~DRM_TEMPO_BO_CREATE_FLAGS))
 		return -EINVAL;
 	if (TEMPO_IOCTL_DBG(tdev, !args->size || args->size > TEMPO_MAX_BO_SIZE))
 		return -EINVAL;
-
-	shmem = drm_gem_shmem_create(dev, PAGE_ALIGN(args->size));
-	if (IS_ERR(shmem))
-		return PTR_ERR(shmem);
-	/* Before anyone can see it: nothing has taken its own resv yet. */
-	if (args->flags & DRM_TEMPO_BO_CREATE_VM_PRIVATE)
-		to_tempo_bo(&shmem->base)->vm_resv =
-			tempo_vm_resv_get_bo(to_tempo_file(file)->vm,
-					     &shmem->base);
-	ret = drm_gem_handle_create(file, &shmem->base, &args->handle);
-	drm_gem_object_put(&shmem->base);
-	return ret;
+	return bo_create(file, PAGE_ALIGN(args->size), args->flags,
+			 &args->handle);
 }
 
 /**
@@ -164,23 +206,29 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
  * @dev: the DRM device
  * @args: the request, checked for overflow by the DRM core
  *
- * Dumb buffers are shmem buffers too, under the same size limit as
- * &DRM_IOCTL_TEMPO_BO_CREATE.
+ * Dumb buffers are shmem buffers too, rows of the smallest pitch, under
+ * the same size limit as &DRM_IOCTL_TEMPO_BO_CREATE. The pitch
+ * and size the caller passed are ignored: they are outputs.
  *
  * Context: process.
- * Return: 0, -EINVAL for a buffer over the limit, or a negative errno.
+ * Return: 0, -EINVAL for a buffer over the size limit, or a negative
+ * errno.
  */
 int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
 			  struct drm_mode_create_dumb *args)
 {
 	u64 pitch = DIV_ROUND_UP((u64)args->width * args->bpp, 8);
+	u64 size = PAGE_ALIGN(pitch * args->height);
+	int ret;
 
-	if (TEMPO_IOCTL_DBG(to_tempo_device(dev),
-			    max_t(u64, args->pitch, pitch) * args->height >
-			    TEMPO_MAX_BO_SIZE ||
-			    args->size > TEMPO_MAX_BO_SIZE))
+	if (TEMPO_IOCTL_DBG(to_tempo_device(dev), size > TEMPO_MAX_BO_SIZE))
 		return -EINVAL;
-	return drm_gem_shmem_dumb_create(file, dev, args);
+	ret = bo_create(file, size, 0, &args->handle);
+	if (ret)
+		return ret;
+	args->pitch = pitch;
+	args->size = size;
+	return 0;
 }
 
 /**
@@ -188,6 +236,9 @@ int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
  * @dev: the DRM device
  * @data: &struct drm_tempo_bo_mmap_offset
  * @file: the caller
+ *
+ * The first call on a buffer takes its offset; the buffer keeps it until
+ * freed.
  *
  * Context: process.
  * Return: 0 or a negative errno, as documented in the uAPI header.
