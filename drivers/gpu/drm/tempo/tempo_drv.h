@@ -68,6 +68,19 @@ void tempo_ext_free(struct tempo_ext_chain *chain);
 struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 				    struct file **filp);
 
+/* tempo_budget.c */
+u64 tempo_budget_max_resident(void);
+u64 tempo_budget_user_max_resident(void);
+int tempo_budget_charge_bo(struct tempo_file *tfile, u64 size);
+void tempo_budget_uncharge_bo(struct tempo_usage *usage,
+			      struct tempo_user *user, u64 size);
+int tempo_budget_charge_pages(struct tempo_usage *usage,
+			      struct tempo_user *user, u64 size);
+void tempo_budget_uncharge_pages(struct tempo_usage *usage,
+				 struct tempo_user *user, u64 size);
+struct tempo_user *tempo_user_get(struct tempo_device *tdev);
+void tempo_user_put(struct tempo_user *user);
+
 /* tempo_fdinfo.c */
 struct tempo_usage *tempo_usage_create(void);
 struct tempo_usage *tempo_usage_get(struct tempo_usage *usage);
@@ -89,6 +102,7 @@ struct drm_gem_object *
 tempo_gem_prime_import_sg_table(struct drm_device *dev,
 				struct dma_buf_attachment *attach,
 				struct sg_table *sgt);
+int tempo_gem_charge_pages(struct drm_gem_object *obj);
 bool tempo_gem_mappable(struct drm_gem_object *obj, struct tempo_vm *vm);
 
 /* tempo_vm.c */
