@@ -22,6 +22,9 @@ FIXTURE_VARIANT_ADD(query_each, device) { .query = DRM_TEMPO_QUERY_DEVICE };
 FIXTURE_VARIANT_ADD(query_each, engines) { .query = DRM_TEMPO_QUERY_ENGINES };
 FIXTURE_VARIANT_ADD(query_each, hqds) { .query = DRM_TEMPO_QUERY_HQDS };
 FIXTURE_VARIANT_ADD(query_each, limits) { .query = DRM_TEMPO_QUERY_LIMITS };
+FIXTURE_VARIANT_ADD(query_each, buffer_limits) {
+	.query = DRM_TEMPO_QUERY_BUFFER_LIMITS,
+};
 
 FIXTURE_SETUP(query_each)
 {
@@ -215,7 +218,8 @@ FIXTURE_TEARDOWN(query)
 
 TEST_F(query, unknown_query_id_fails_einval)
 {
-	uint32_t ids[] = { DRM_TEMPO_QUERY_LIMITS + 1, 0x100, UINT32_MAX };
+	uint32_t ids[] = { DRM_TEMPO_QUERY_BUFFER_LIMITS + 1, 0x100,
+			   UINT32_MAX };
 	char buf[4096];
 
 	for (unsigned int i = 0; i < TEMPO_ARRAY_SIZE(ids); i++) {

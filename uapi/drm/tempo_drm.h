@@ -56,8 +56,11 @@ extern "C" {
  * level (enable with ``echo 0x2 > /sys/module/drm/parameters/debug``).
  *
  * Resources: what one file may hold (contexts, GPU mappings, jobs in
- * flight) is capped, see &struct drm_tempo_query_limits, and the kernel
- * memory it takes is charged to the memory cgroup of the caller.
+ * flight) is capped, see &struct drm_tempo_query_limits; buffers are
+ * budgeted per file and per user, and buffers with pages per user and for
+ * the whole device, see &struct drm_tempo_query_buffer_limits;
+ * the kernel memory a file takes is charged to the memory cgroup of the
+ * caller.
  *
  * Privilege: priorities above %DRM_TEMPO_PRIORITY_NORMAL and
  * &DRM_IOCTL_TEMPO_SCHED need CAP_SYS_NICE. The device has no display, so
@@ -203,6 +206,11 @@ enum drm_tempo_query_id {
 	DRM_TEMPO_QUERY_HQDS = 2,
 	/** @DRM_TEMPO_QUERY_LIMITS: &struct drm_tempo_query_limits. */
 	DRM_TEMPO_QUERY_LIMITS = 3,
+	/**
+	 * @DRM_TEMPO_QUERY_BUFFER_LIMITS: &struct
+	 * drm_tempo_query_buffer_limits.
+	 */
+	DRM_TEMPO_QUERY_BUFFER_LIMITS = 4,
 };
 
 /**
@@ -339,6 +347,62 @@ struct drm_tempo_query_limits {
 };
 
 /**
+ * struct drm_tempo_query_buffer_limits - answer to
+ * &DRM_TEMPO_QUERY_BUFFER_LIMITS
+ *
+ * The budgets of buffers, module parameters of the driver. A buffer
+ * counts against the budgets of the file that created it (with
+ * &DRM_IOCTL_TEMPO_BO_CREATE or DRM_IOCTL_MODE_CREATE_DUMB) and of that
+ * file's user (the real uid of the process that opened the file; one user
+ * may open many files), from its creation until it is freed (its last
+ * handle, mapping and dma-buf gone, which may be after the file was
+ * closed). Creating a buffer beyond either budget fails with -ENOSPC.
+ * Buffers imported from another device's dma-buf count against none.
+ *
+ * A buffer's first mapping, on the GPU (&DRM_IOCTL_TEMPO_VM_MAP, any file)
+ * or on the CPU (mmap(), any process), allocates all its pages, which
+ * stay pinned while mapped and allocated until the buffer is freed: from
+ * then on the buffer counts as resident, once, against the ceiling of the
+ * whole device and against the share of its creator's user. The first
+ * mapping that would pass either fails with -ENOMEM (VM_MAP, or mmap()
+ * with ENOMEM). These two may be changed at run time by root; the answer
+ * is what they are when asked.
+ */
+struct drm_tempo_query_buffer_limits {
+	/**
+	 * @max_bos: buffers a file may have created and not yet freed,
+	 * %DRM_TEMPO_BO_CREATE_VM_PRIVATE ones included (module parameter
+	 * max_bos).
+	 */
+	__u32 max_bos;
+	/**
+	 * @user_max_bos: buffers the files of one user may have, together
+	 * (user_max_bos).
+	 */
+	__u32 user_max_bos;
+	/** @max_bo_bytes: bytes of buffers a file may have (max_bo_mib). */
+	__u64 max_bo_bytes;
+	/**
+	 * @user_max_bo_bytes: bytes of buffers the files of one user may
+	 * have, together (user_max_bo_mib).
+	 */
+	__u64 user_max_bo_bytes;
+	/**
+	 * @max_resident_bytes: bytes of resident buffers the whole device
+	 * may have (max_resident_mib; by default half of the RAM).
+	 */
+	__u64 max_resident_bytes;
+	/**
+	 * @user_max_resident_bytes: bytes of resident buffers one user may
+	 * have created (user_resident_mib; by default half of
+	 * @max_resident_bytes, never more than it).
+	 */
+	__u64 user_max_resident_bytes;
+	/** @max_bo_size: largest size of one buffer. */
+	__u64 max_bo_size;
+};
+
+/**
  * struct drm_tempo_hqd_info - one hardware queue, as its MQD programs it
  *
  * Callers without CAP_SYS_NICE see the priorities the driver programmed
@@ -400,8 +464,12 @@ struct drm_tempo_query_hqds {
 /**
  * struct drm_tempo_bo_create - create a buffer object
  *
- * Returns -EINVAL for a zero @size, a @size that is too large or unknown
- * @flags; -ENOMEM when memory runs out.
+ * Returns -EINVAL for a zero @size, a @size above
+ * &drm_tempo_query_buffer_limits.max_bo_size or unknown @flags; -ENOSPC
+ * when the buffer would pass the budget of the file or of its user
+ * (&struct drm_tempo_query_buffer_limits); -ENOMEM when memory runs out.
+ * The buffer's pages are allocated when it is first mapped, on the CPU or
+ * the GPU.
  */
 struct drm_tempo_bo_create {
 	/** @size: in bytes; rounded up to the page size. */
@@ -415,7 +483,13 @@ struct drm_tempo_bo_create {
 /**
  * struct drm_tempo_bo_mmap_offset - get the offset to mmap() a buffer
  *
- * Returns -ENOENT for an unknown @handle and -EINVAL for non-zero @flags.
+ * The first call on a buffer gives it its offset, in a range of the
+ * device that every file shares (as does DRM_IOCTL_MODE_MAP_DUMB); the
+ * buffer keeps it until freed. Returns -ENOENT for an unknown @handle,
+ * -EINVAL for non-zero @flags, -ENOSPC when the device's offset range is
+ * full and -ENOMEM when memory runs out. The first mmap() of a buffer
+ * allocates all its pages, and fails with ENOMEM past the resident
+ * ceilings of &struct drm_tempo_query_buffer_limits.
  */
 struct drm_tempo_bo_mmap_offset {
 	/** @handle: GEM handle. */
@@ -450,8 +524,13 @@ struct drm_tempo_bo_mmap_offset {
  * %DRM_TEMPO_VM_MAP_AUTO_VA and a file that already has
  * &drm_tempo_query_limits.max_mappings mappings). An unknown @handle fails
  * with -ENOENT, a buffer created with %DRM_TEMPO_BO_CREATE_VM_PRIVATE by
- * another file with -EINVAL. The mapping holds a reference on the buffer until it is
- * unmapped or the file is closed.
+ * another file with -EINVAL. A mapping pins the buffer's pages; the first
+ * mapping of a buffer allocates them, and fails with -ENOMEM when the
+ * buffer would pass the device's or its creator's user's ceiling of
+ * resident buffers (&drm_tempo_query_buffer_limits.max_resident_bytes and
+ * &drm_tempo_query_buffer_limits.user_max_resident_bytes). The mapping
+ * holds a reference on the buffer until it is unmapped or the file is
+ * closed.
  */
 struct drm_tempo_vm_map {
 	/** @handle: GEM handle of the buffer. */

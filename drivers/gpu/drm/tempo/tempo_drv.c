@@ -68,6 +68,10 @@
 #define TEMPO_DEF_MAX_CONTEXTS		1024
 #define TEMPO_DEF_MAX_MAPPINGS		65536
 #define TEMPO_DEF_MAX_JOBS		4096
+#define TEMPO_DEF_MAX_BOS		4096
+#define TEMPO_DEF_MAX_BO_MIB		8192
+#define TEMPO_DEF_USER_MAX_BOS		16384
+#define TEMPO_DEF_USER_MAX_BO_MIB	16384
 #define TEMPO_DEF_HW_NICE		10
 #define TEMPO_DEF_INHERIT_MS		10
 
@@ -90,6 +94,10 @@ struct tempo_params tempo_params = {
 	.max_contexts = TEMPO_DEF_MAX_CONTEXTS,
 	.max_mappings = TEMPO_DEF_MAX_MAPPINGS,
 	.max_jobs = TEMPO_DEF_MAX_JOBS,
+	.max_bos = TEMPO_DEF_MAX_BOS,
+	.max_bo_mib = TEMPO_DEF_MAX_BO_MIB,
+	.user_max_bos = TEMPO_DEF_USER_MAX_BOS,
+	.user_max_bo_mib = TEMPO_DEF_USER_MAX_BO_MIB,
 	.hw_nice = TEMPO_DEF_HW_NICE,
 	.master_priority = false,
 	.floor = false,
@@ -138,6 +146,22 @@ MODULE_PARM_DESC(max_mappings, "GPU mappings per file"
 module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
 MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond"
 		 TEMPO_RANGE(1, TEMPO_PARAM_JOBS_MAX, TEMPO_DEF_MAX_JOBS));
+module_param_named(max_bos, tempo_params.max_bos, uint, 0444);
+MODULE_PARM_DESC(max_bos, "buffers per file; creating one more fails with -ENOSPC"
+		 TEMPO_RANGE(1, TEMPO_PARAM_BOS_MAX, TEMPO_DEF_MAX_BOS));
+module_param_named(max_bo_mib, tempo_params.max_bo_mib, uint, 0444);
+MODULE_PARM_DESC(max_bo_mib, "MiB of buffers per file; creating one more fails with -ENOSPC"
+		 TEMPO_RANGE(1, TEMPO_PARAM_BO_MIB_MAX, TEMPO_DEF_MAX_BO_MIB));
+module_param_named(user_max_bos, tempo_params.user_max_bos, uint, 0444);
+MODULE_PARM_DESC(user_max_bos, "buffers of all the files one user opened"
+		 TEMPO_RANGE(1, TEMPO_PARAM_BOS_MAX, TEMPO_DEF_USER_MAX_BOS));
+module_param_named(user_max_bo_mib, tempo_params.user_max_bo_mib, uint, 0444);
+MODULE_PARM_DESC(user_max_bo_mib, "MiB of buffers of all the files one user opened"
+		 TEMPO_RANGE(1, TEMPO_PARAM_BO_MIB_MAX, TEMPO_DEF_USER_MAX_BO_MIB));
+module_param_named(max_resident_mib, tempo_params.max_resident_mib, uint, 0644);
+MODULE_PARM_DESC(max_resident_mib, "root may change it at run time: MiB of buffers with pages (from their first mapping until freed), all users; a first VM_MAP or mmap fails with -ENOMEM beyond (default 0: half of the RAM)");
+module_param_named(user_resident_mib, tempo_params.user_resident_mib, uint, 0644);
+MODULE_PARM_DESC(user_resident_mib, "root may change it at run time: MiB of buffers with pages of one user's files, at most max_resident_mib (default 0: half of max_resident_mib)");
 module_param_named(hw_nice, tempo_params.hw_nice, int, 0444);
 MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors and of high-priority workgroups; its compute units run 9 lower otherwise, at most 19"
 		 TEMPO_RANGE(-20, 19, TEMPO_DEF_HW_NICE));
@@ -195,6 +219,9 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 	tfile->usage = tempo_usage_create();
 	if (!tfile->usage)
 		goto err_vm;
+	tfile->user = tempo_user_get(to_tempo_device(dev));
+	if (IS_ERR(tfile->user))
+		goto err_usage;
 	tfile->tdev = to_tempo_device(dev);
 	tfile->priority_override = DRM_TEMPO_PRIORITY_UNSET;
 	tfile->client_id = client_id(file);
@@ -203,6 +230,8 @@ static int tempo_open(struct drm_device *dev, struct drm_file *file)
 	file->driver_priv = tfile;
 	return 0;
 
+err_usage:
+	tempo_usage_put(tfile->usage);
 err_vm:
 	tempo_vm_put(tfile->vm);
 err_free:
@@ -218,6 +247,7 @@ static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
 	xa_destroy(&tfile->contexts);
 	tempo_vm_put(tfile->vm);
 	tempo_usage_put(tfile->usage);
+	tempo_user_put(tfile->user);
 	mutex_destroy(&tfile->lock);
 	kfree(tfile);
 }
@@ -286,7 +316,7 @@ static const struct drm_driver tempo_driver = {
 	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
 	.fops = &tempo_fops,
 	/* DRM_GEM_SHMEM_DRIVER_OPS, with tempo's size limit on dumb buffers */
-	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+	.gem_prime_import_sg_table = tempo_gem_prime_import_sg_table,
 	TEMPO_DRIVER_PRIME_FD
 	TEMPO_DRIVER_PRIME_MMAP
 	.dumb_create = tempo_gem_dumb_create,
@@ -316,6 +346,11 @@ static bool params_valid(const struct tempo_params *p)
 	       p->max_mappings >= 1 &&
 	       p->max_mappings <= TEMPO_PARAM_MAPPINGS_MAX &&
 	       p->max_jobs >= 1 && p->max_jobs <= TEMPO_PARAM_JOBS_MAX &&
+	       p->max_bos >= 1 && p->max_bos <= TEMPO_PARAM_BOS_MAX &&
+	       p->max_bo_mib >= 1 && p->max_bo_mib <= TEMPO_PARAM_BO_MIB_MAX &&
+	       p->user_max_bos >= 1 && p->user_max_bos <= TEMPO_PARAM_BOS_MAX &&
+	       p->user_max_bo_mib >= 1 &&
+	       p->user_max_bo_mib <= TEMPO_PARAM_BO_MIB_MAX &&
 	       p->hw_nice >= MIN_NICE && p->hw_nice <= MAX_NICE;
 }
 
@@ -357,6 +392,8 @@ static int tempo_device_init(struct device *dev)
 		return PTR_ERR(tdev);
 	tdev->job_timeout_ms = tempo_params.job_timeout_ms;
 	tdev->hqd_policy = tempo_params.hqd_policy;
+	mutex_init(&tdev->users_lock);
+	xa_init(&tdev->users);
 	tdev->hw = tempo_hw_from_params(dev);
 	if (IS_ERR(tdev->hw))
 		return PTR_ERR(tdev->hw);

@@ -13,10 +13,12 @@
 #include "tempo_compat.h"
 #include "tempo_types.h"
 
+struct dma_buf_attachment;
 struct dma_fence;
 struct drm_file;
 struct drm_mode_create_dumb;
 struct seq_file;
+struct sg_table;
 struct tempo_ctx;
 struct tempo_vm_fence;
 
@@ -67,6 +69,19 @@ void tempo_ext_free(struct tempo_ext_chain *chain);
 struct drm_file *tempo_drm_file_get(struct tempo_device *tdev, int fd,
 				    struct file **filp);
 
+/* tempo_budget.c */
+u64 tempo_budget_max_resident(void);
+u64 tempo_budget_user_max_resident(void);
+int tempo_budget_charge_bo(struct tempo_file *tfile, u64 size);
+void tempo_budget_uncharge_bo(struct tempo_usage *usage,
+			      struct tempo_user *user, u64 size);
+int tempo_budget_charge_pages(struct tempo_usage *usage,
+			      struct tempo_user *user, u64 size);
+void tempo_budget_uncharge_pages(struct tempo_usage *usage,
+				 struct tempo_user *user, u64 size);
+struct tempo_user *tempo_user_get(struct tempo_device *tdev);
+void tempo_user_put(struct tempo_user *user);
+
 /* tempo_fdinfo.c */
 struct tempo_usage *tempo_usage_create(void);
 struct tempo_usage *tempo_usage_get(struct tempo_usage *usage);
@@ -84,6 +99,11 @@ int tempo_ioctl_bo_mmap_offset(struct drm_device *dev, void *data,
 			       struct drm_file *file);
 int tempo_gem_dumb_create(struct drm_file *file, struct drm_device *dev,
 			  struct drm_mode_create_dumb *args);
+struct drm_gem_object *
+tempo_gem_prime_import_sg_table(struct drm_device *dev,
+				struct dma_buf_attachment *attach,
+				struct sg_table *sgt);
+int tempo_gem_charge_pages(struct drm_gem_object *obj);
 bool tempo_gem_mappable(struct drm_gem_object *obj, struct tempo_vm *vm);
 
 /* tempo_vm.c */

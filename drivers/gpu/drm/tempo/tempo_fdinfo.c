@@ -31,7 +31,14 @@
  *   drm-resident-memory: the file's buffers; a buffer is resident once its
  *   pages were allocated, active when it is private to the file's address
  *   space and a job of the file is in flight (its reservation object
- *   holds the job fences, tempo_vm.c).
+ *   holds the job fences, tempo_vm.c);
+ * - tempo-buffers, tempo-buffer-memory, tempo-resident-memory, keys of
+ *   tempo's own: the buffers the file created that are not yet freed,
+ *   wherever their handles are (its budget, tempo_budget.c), their bytes,
+ *   and the bytes of those whose pages were allocated (by a mapping of
+ *   any file or process, until freed). Not
+ *   the drm-*-memory keys, which count the buffers the file has handles
+ *   to, whoever created them.
  *
  * Kernels before DRM printed the common keys itself (6.1) get the same
  * keys from the driver's own file_operations.show_fdinfo.
@@ -113,14 +120,8 @@ void tempo_usage_add_cpu(struct tempo_usage *usage, u32 engine_class,
 		atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);
 }
 
-#ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
-static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
-{
-	drm_show_memory_stats(p, file);
-}
-#else
 /* In bytes, KiB or MiB, the largest unit that divides it, as DRM prints. */
-static void print_size(struct drm_printer *p, const char *stat, u64 size)
+static void print_size(struct drm_printer *p, const char *key, u64 size)
 {
 	static const char *const units[] = { "", " KiB", " MiB" };
 	u32 u = 0;
@@ -129,8 +130,15 @@ static void print_size(struct drm_printer *p, const char *stat, u64 size)
 		size >>= 10;
 		u++;
 	}
-	drm_printf(p, "drm-%s-memory:\t%llu%s\n", stat, size, units[u]);
+	drm_printf(p, "%s:\t%llu%s\n", key, size, units[u]);
 }
+
+#ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
+static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
+{
+	drm_show_memory_stats(p, file);
+}
+#else
 
 /* What drm_show_memory_stats() prints, on kernels without it. */
 static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
@@ -150,12 +158,20 @@ static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
 			active += obj->size;
 	}
 	spin_unlock(&file->table_lock);
-	print_size(p, "total", total);
-	print_size(p, "shared", shared);
-	print_size(p, "active", active);
-	print_size(p, "resident", resident);
+	print_size(p, "drm-total-memory", total);
+	print_size(p, "drm-shared-memory", shared);
+	print_size(p, "drm-active-memory", active);
+	print_size(p, "drm-resident-memory", resident);
 }
 #endif
+
+/* What the buffers the file created take of its budgets. */
+static void show_budget(struct drm_printer *p, const struct tempo_budget *b)
+{
+	drm_printf(p, "tempo-buffers:\t%d\n", atomic_read(&b->bos));
+	print_size(p, "tempo-buffer-memory", atomic64_read(&b->bytes));
+	print_size(p, "tempo-resident-memory", atomic64_read(&b->resident));
+}
 
 /**
  * tempo_show_fdinfo() - the driver's keys in a file's fdinfo
@@ -184,6 +200,7 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			   (u64)atomic64_read(&tfile->usage->cpu_ns[c]));
 	}
 	show_memory_stats(p, file);
+	show_budget(p, &tfile->usage->budget);
 }
 
 #ifndef TEMPO_HAVE_DRM_SHOW_FDINFO

@@ -134,11 +134,33 @@ static void limits_fill(struct tempo_device *tdev, struct drm_file *file,
 	l->close_wait_ms = TEMPO_CLOSE_WAIT_MS;
 }
 
+static size_t buffer_limits_size(struct tempo_device *tdev)
+{
+	return sizeof(struct drm_tempo_query_buffer_limits);
+}
+
+static void buffer_limits_fill(struct tempo_device *tdev,
+			       struct drm_file *file, void *answer)
+{
+	struct drm_tempo_query_buffer_limits *l = answer;
+	const struct tempo_params *p = &tempo_params;
+
+	l->max_bos = p->max_bos;
+	l->user_max_bos = p->user_max_bos;
+	l->max_bo_bytes = (u64)p->max_bo_mib << 20;
+	l->user_max_bo_bytes = (u64)p->user_max_bo_mib << 20;
+	l->max_resident_bytes = tempo_budget_max_resident();
+	l->user_max_resident_bytes = tempo_budget_user_max_resident();
+	l->max_bo_size = TEMPO_MAX_BO_SIZE;
+}
+
 static const struct tempo_query_fn tempo_queries[] = {
 	[DRM_TEMPO_QUERY_DEVICE] = { device_size, device_fill },
 	[DRM_TEMPO_QUERY_ENGINES] = { engines_size, engines_fill },
 	[DRM_TEMPO_QUERY_HQDS] = { hqds_size, hqds_fill },
 	[DRM_TEMPO_QUERY_LIMITS] = { limits_size, limits_fill },
+	[DRM_TEMPO_QUERY_BUFFER_LIMITS] = { buffer_limits_size,
+					    buffer_limits_fill },
 };
 
 /**

@@ -15,6 +15,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/rwlock.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -72,6 +73,8 @@ struct tempo_hw_hqd;
 #define TEMPO_PARAM_CONTEXTS_MAX	65536
 #define TEMPO_PARAM_MAPPINGS_MAX	1048576
 #define TEMPO_PARAM_JOBS_MAX		65536
+#define TEMPO_PARAM_BOS_MAX		1048576
+#define TEMPO_PARAM_BO_MIB_MAX		1048576
 #define TEMPO_PARAM_INHERIT_MS_MAX	1000
 /* Scheduler queues a device may have: every HQD of every engine but gangs'. */
 #define TEMPO_MAX_DEVICE_QUEUES	(TEMPO_NUM_CLASSES * TEMPO_PARAM_ENGINES_MAX * \
@@ -93,6 +96,16 @@ struct tempo_hw_hqd;
  * @max_contexts: contexts one file may have
  * @max_mappings: GPU mappings one file may have
  * @max_jobs: jobs one file may have in flight (submitted, not yet freed)
+ * @max_bos: buffers one file may have created and not yet freed
+ * @max_bo_mib: MiB of such buffers one file may have
+ * @user_max_bos: buffers the files of one user may have, together
+ * @user_max_bo_mib: MiB of such buffers the files of one user may have
+ * @max_resident_mib: writable at run time: MiB of buffers with pages (from
+ *	their first mapping until freed) the whole device may have, 0 for
+ *	half of the RAM
+ * @user_resident_mib: writable at run time: MiB of such buffers one
+ *	user's files may have, 0 for half of the device's ceiling; never
+ *	above it
  * @hw_nice: nice level of the emulated hardware's threads
  * @master_priority: a DRM master may raise priorities and override other
  *	files', as on a device driven by a display server
@@ -121,6 +134,12 @@ struct tempo_params {
 	unsigned int max_contexts;
 	unsigned int max_mappings;
 	unsigned int max_jobs;
+	unsigned int max_bos;
+	unsigned int max_bo_mib;
+	unsigned int user_max_bos;
+	unsigned int user_max_bo_mib;
+	unsigned int max_resident_mib;
+	unsigned int user_resident_mib;
 	int hw_nice;
 	bool master_priority;
 	bool floor;
@@ -245,6 +264,10 @@ struct tempo_engine_desc {
  * @job_timeout_ms: job timeout
  * @hqd_policy: &enum tempo_hqd_policy
  * @reset_count: hardware queue resets since load
+ * @users_lock: serialises adding and removing entries of @users
+ * @users: the &struct tempo_user of each user with an open file or a
+ *	buffer, by uid
+ * @resident: bytes of buffers with pages, all files
  */
 struct tempo_device {
 	struct drm_device drm;
@@ -259,6 +282,37 @@ struct tempo_device {
 	u32 job_timeout_ms;
 	u32 hqd_policy;
 	atomic_t reset_count;
+	struct mutex users_lock; /* adds and removes @users' entries */
+	struct xarray users;
+	atomic64_t resident;
+};
+
+/**
+ * struct tempo_budget - buffers counted against a budget
+ * @bos: buffers created and not yet freed
+ * @bytes: their bytes
+ * @resident: bytes of those buffers whose pages were allocated (from
+ *	their first mapping or pin until they are freed)
+ */
+struct tempo_budget {
+	atomic_t bos;
+	atomic64_t bytes;
+	atomic64_t resident;
+};
+
+/**
+ * struct tempo_user - what the files of one user hold together
+ * @refcount: held by each of the user's files and buffers
+ * @tdev: the device, whose table lists it
+ * @uid: the real uid of the process that opened the files
+ * @budget: the user's buffers, against &tempo_params.user_max_bos,
+ *	&tempo_params.user_max_bo_mib and &tempo_params.user_resident_mib
+ */
+struct tempo_user {
+	struct kref refcount;
+	struct tempo_device *tdev;
+	kuid_t uid;
+	struct tempo_budget budget;
 };
 
 /**
@@ -385,6 +439,8 @@ struct tempo_slot {
  *	spent on the file's ended jobs
  * @jobs: the file's jobs in flight (allocated, not yet freed), against
  *	&tempo_params.max_jobs
+ * @budget: the buffers the file created, against &tempo_params.max_bos
+ *	and &tempo_params.max_bo_mib; each holds a reference on the counters
  */
 struct tempo_usage {
 	struct kref refcount;
@@ -392,6 +448,7 @@ struct tempo_usage {
 	atomic64_t busy_shown[TEMPO_NUM_CLASSES];
 	atomic64_t cpu_ns[TEMPO_NUM_CLASSES];
 	atomic_t jobs;
+	struct tempo_budget budget;
 };
 
 /**
@@ -464,6 +521,7 @@ struct tempo_ctx {
  * @priority_override: priority of every context of the file, set by
  *	&DRM_IOCTL_TEMPO_SCHED, or %DRM_TEMPO_PRIORITY_UNSET
  * @usage: what the file's jobs used of the engines
+ * @user: the user who opened the file, referenced
  * @client_id: the id fdinfo, debugfs and the tracepoints show: DRM's
  *	drm_file.client_id, or the driver's own on kernels without one
  */
@@ -474,6 +532,7 @@ struct tempo_file {
 	struct xarray contexts;
 	s32 priority_override;
 	struct tempo_usage *usage;
+	struct tempo_user *user;
 	u64 client_id;
 };
 

@@ -473,6 +473,10 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
+	/* Counted as resident before its pages are allocated. */
+	ret = tempo_gem_charge_pages(obj);
+	if (ret)
+		goto err_free;
 	ret = tempo_compat_gem_vmap(obj, &map);
 	if (ret)
 		goto err_free;
