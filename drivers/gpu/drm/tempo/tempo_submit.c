@@ -51,12 +51,23 @@
 #define TEMPO_SUBMIT_INLINE_SYNCS	4
 
 /**
+ * struct tempo_out_sync - what publishing one out-sync takes
+ * @syncobj: the syncobj, referenced
+ * @chain: the chain node of its timeline point, or NULL for a binary one
+ *
+ * Both in one array: an exec allocates it at once or not at all.
+ */
+struct tempo_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+};
+
+/**
  * struct tempo_submit_room - an exec's arrays that fit on its stack
  * @batches: GPU addresses of the batches, one per batch of the slot
  * @in: room for a few in-syncs
  * @out: room for a few out-syncs
- * @out_syncobjs: room for the syncobjs of a few out-syncs
- * @chains: room for the chain nodes of a few out-syncs
+ * @out_objs: room for the syncobjs and chain nodes of a few out-syncs
  *
  * Left uninitialised (the kernel may clear every stack variable on entry,
  * which under emulation costs an iteration per word): each array is
@@ -66,8 +77,7 @@ struct tempo_submit_room {
 	u64 batches[TEMPO_MAX_BATCHES];
 	struct drm_tempo_sync in[TEMPO_SUBMIT_INLINE_SYNCS];
 	struct drm_tempo_sync out[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct drm_syncobj *out_syncobjs[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct dma_fence_chain *chains[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct tempo_out_sync out_objs[TEMPO_SUBMIT_INLINE_SYNCS];
 };
 
 /**
@@ -80,8 +90,7 @@ struct tempo_submit_room {
  * @room: where small arrays go instead of the heap
  * @in: the in-syncs, copied (into @room when they fit)
  * @out: the out-syncs, copied (into @room when they fit)
- * @out_syncobjs: the syncobjs of @out, referenced
- * @chains: chain nodes of the timeline points of @out
+ * @out_objs: the syncobjs and chain nodes of @out (in @room when they fit)
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
  * @resv: the address space's reservation object, locked, until pushed
@@ -95,8 +104,7 @@ struct tempo_submit {
 	struct tempo_submit_room *room;
 	struct drm_tempo_sync *in;
 	struct drm_tempo_sync *out;
-	struct drm_syncobj **out_syncobjs;
-	struct dma_fence_chain **chains;
+	struct tempo_out_sync *out_objs;
 	struct tempo_job *job;
 	int out_fd;
 	struct dma_resv *resv;
@@ -261,30 +269,28 @@ static int submit_add_deps(struct tempo_submit *s)
 static int submit_get_out_syncs(struct tempo_submit *s)
 {
 	u32 i, n = s->args->num_out_syncs;
+	struct tempo_out_sync *o;
 
 	if (!n)
 		return 0;
 	if (n <= TEMPO_SUBMIT_INLINE_SYNCS) {
-		s->out_syncobjs = s->room->out_syncobjs;
-		s->chains = s->room->chains;
-		memset(s->out_syncobjs, 0, n * sizeof(*s->out_syncobjs));
-		memset(s->chains, 0, n * sizeof(*s->chains));
+		o = s->room->out_objs;
+		memset(o, 0, n * sizeof(*o));
 	} else {
-		s->out_syncobjs = kcalloc(n, sizeof(*s->out_syncobjs),
-					  GFP_KERNEL_ACCOUNT);
-		s->chains = kcalloc(n, sizeof(*s->chains), GFP_KERNEL_ACCOUNT);
-		if (!s->out_syncobjs || !s->chains)
+		o = kcalloc(n, sizeof(*o), GFP_KERNEL_ACCOUNT);
+		if (!o)
 			return -ENOMEM;
 	}
+	s->out_objs = o;
 	for (i = 0; i < n; i++) {
-		s->out_syncobjs[i] = drm_syncobj_find(s->file, s->out[i].handle);
-		if (TEMPO_IOCTL_DBG(s->tdev, !s->out_syncobjs[i]))
+		o[i].syncobj = drm_syncobj_find(s->file, s->out[i].handle);
+		if (TEMPO_IOCTL_DBG(s->tdev, !o[i].syncobj))
 			return -ENOENT;
 		if (!s->out[i].point)
 			continue;
 		/* As dma_fence_chain_alloc(), but charged: the syncobj keeps it. */
-		s->chains[i] = kmalloc(sizeof(*s->chains[i]), GFP_KERNEL_ACCOUNT);
-		if (!s->chains[i])
+		o[i].chain = kmalloc(sizeof(*o[i].chain), GFP_KERNEL_ACCOUNT);
+		if (!o[i].chain)
 			return -ENOMEM;
 	}
 	return 0;
@@ -338,12 +344,14 @@ static void submit_publish_syncs(struct tempo_submit *s, struct dma_fence *fence
 	u32 i;
 
 	for (i = 0; i < s->args->num_out_syncs; i++) {
-		if (s->chains[i]) {
-			drm_syncobj_add_point(s->out_syncobjs[i], s->chains[i],
-					      fence, s->out[i].point);
-			s->chains[i] = NULL;
+		struct tempo_out_sync *o = &s->out_objs[i];
+
+		if (o->chain) {
+			drm_syncobj_add_point(o->syncobj, o->chain, fence,
+					      s->out[i].point);
+			o->chain = NULL;
 		} else {
-			drm_syncobj_replace_fence(s->out_syncobjs[i], fence);
+			drm_syncobj_replace_fence(o->syncobj, fence);
 		}
 	}
 }
@@ -383,13 +391,12 @@ static void submit_fini(struct tempo_submit *s)
 		dma_resv_unlock(s->resv);
 	if (s->out_fd >= 0)
 		put_unused_fd(s->out_fd);
-	for (i = 0; s->out_syncobjs && i < s->args->num_out_syncs; i++) {
-		if (s->out_syncobjs[i])
-			drm_syncobj_put(s->out_syncobjs[i]);
-		dma_fence_chain_free(s->chains[i]);
+	for (i = 0; s->out_objs && i < s->args->num_out_syncs; i++) {
+		if (s->out_objs[i].syncobj)
+			drm_syncobj_put(s->out_objs[i].syncobj);
+		dma_fence_chain_free(s->out_objs[i].chain);
 	}
-	free_unless_inline(s->chains, s->room->chains);
-	free_unless_inline(s->out_syncobjs, s->room->out_syncobjs);
+	free_unless_inline(s->out_objs, s->room->out_objs);
 	if (s->job)
 		tempo_job_discard(s->job);
 	free_unless_inline(s->in, s->room->in);
