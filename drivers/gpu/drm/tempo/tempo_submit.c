@@ -14,16 +14,26 @@
  * 4. allocate and initialise the job (with its hardware fence), counted
  *    against the file's jobs in flight (-EAGAIN when it has too many);
  * 5. resolve the in-syncs into scheduler dependencies and the out-syncs
- *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
+ *    into syncobjs (and timeline chain nodes), reserve the sync_file fd
+ *    and make the sync_file, around the stub fence for now;
  * 6. when the file has private buffers, lock its address space's
  *    reservation object and reserve a fence slot in it;
  * 7. push the job (tempo_job_push(): under the context lock, a gang is
  *    ordered after the slot's previous one, the job armed and pushed to
  *    the slot's entity): once armed, the point of no return; add its
  *    fence to the reservation object and unlock it;
- * 8. publish the job's fence in the out-syncs and the sync_file.
+ * 8. publish the job's fence in the out-syncs and the sync_file, then
+ *    install the sync_file's fd: nothing of it allocates or fails.
  *
- * Every failure before step 7 unwinds everything and queues nothing.
+ * Every failure before step 7 unwinds everything and queues nothing; no
+ * step after it fails, so an exec that returns an error queued nothing.
+ *
+ * The sync_file is the one object that needs the job's finished fence,
+ * which exists only once the job is armed, and whose creation allocates.
+ * It is made in step 5 around the signalled stub fence, and given the
+ * job's fence in step 8, before its fd is installed: until then nobody
+ * else can reach it, so this is what sync_file_create() of the job's
+ * fence would have made.
  * &struct tempo_submit owns what the steps acquire and releases it. The
  * job is opaque here: the scheduler glue owns what it is made of.
  */
@@ -93,6 +103,7 @@ struct tempo_submit_room {
  * @out_objs: the syncobjs and chain nodes of @out (in @room when they fit)
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
+ * @sync_file: the sync_file for @out_fd, until installed
  * @resv: the address space's reservation object, locked, until pushed
  */
 struct tempo_submit {
@@ -107,6 +118,7 @@ struct tempo_submit {
 	struct tempo_out_sync *out_objs;
 	struct tempo_job *job;
 	int out_fd;
+	struct sync_file *sync_file;
 	struct dma_resv *resv;
 };
 
@@ -296,12 +308,23 @@ static int submit_get_out_syncs(struct tempo_submit *s)
 	return 0;
 }
 
-static int submit_reserve_fd(struct tempo_submit *s)
+/*
+ * The sync_file's fd and the sync_file itself, around the stub fence
+ * until the job's fence exists (see "Submission" above).
+ */
+static int submit_prepare_sync_file(struct tempo_submit *s)
 {
+	struct dma_fence *stub;
+
 	if (!(s->args->flags & DRM_TEMPO_EXEC_OUT_SYNC_FILE))
 		return 0;
 	s->out_fd = get_unused_fd_flags(O_CLOEXEC);
-	return s->out_fd < 0 ? s->out_fd : 0;
+	if (s->out_fd < 0)
+		return s->out_fd;
+	stub = dma_fence_get_stub();
+	s->sync_file = sync_file_create(stub);
+	dma_fence_put(stub);
+	return s->sync_file ? 0 : -ENOMEM;
 }
 
 static int submit_lock_resv(struct tempo_submit *s)
@@ -356,21 +379,20 @@ static void submit_publish_syncs(struct tempo_submit *s, struct dma_fence *fence
 	}
 }
 
-static int submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
+static void submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
 {
-	struct sync_file *sync_file;
+	struct sync_file *sync_file = s->sync_file;
 
 	s->args->out_fence_fd = -1;
-	if (s->out_fd < 0)
-		return 0;
-	/* The job is queued whatever happens here. */
-	sync_file = sync_file_create(fence);
 	if (!sync_file)
-		return -ENOMEM;
+		return;
+	/* Unreachable until fd_install(): swap the stub for the job's fence. */
+	dma_fence_put(sync_file->fence);
+	sync_file->fence = dma_fence_get(fence);
 	fd_install(s->out_fd, sync_file->file);
 	s->args->out_fence_fd = s->out_fd;
 	s->out_fd = -1;
-	return 0;
+	s->sync_file = NULL;
 }
 
 /*
@@ -389,6 +411,8 @@ static void submit_fini(struct tempo_submit *s)
 
 	if (s->resv)
 		dma_resv_unlock(s->resv);
+	if (s->sync_file)
+		fput(s->sync_file->file);
 	if (s->out_fd >= 0)
 		put_unused_fd(s->out_fd);
 	for (i = 0; s->out_objs && i < s->args->num_out_syncs; i++) {
@@ -418,7 +442,7 @@ static int submit_prepare(struct tempo_submit *s)
 	       submit_job_init(s) ?:
 	       submit_add_deps(s) ?:
 	       submit_get_out_syncs(s) ?:
-	       submit_reserve_fd(s) ?:
+	       submit_prepare_sync_file(s) ?:
 	       submit_lock_resv(s);
 }
 
@@ -451,7 +475,7 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data, struct drm_file *file)
 	}
 	if (!ret) {
 		submit_publish_syncs(&s, fence);
-		ret = submit_publish_fd(&s, fence);
+		submit_publish_fd(&s, fence);
 		dma_fence_put(fence);
 	}
 	submit_fini(&s);
