@@ -146,6 +146,12 @@ int tempo_ioctl_bo_create(struct drm_device *dev, void *data,
 		return -EINVAL;
 
 	shmem = drm_gem_shmem_create(dev, PAGE_ALIGN(args->size));
+	/*
+	 * shmem's internal mount has no size or inode limit: its -ENOSPC is
+	 * an inode it could not allocate.
+	 */
+	if (PTR_ERR_OR_ZERO(shmem) == -ENOSPC)
+		return -ENOMEM;
 	if (IS_ERR(shmem))
 		return PTR_ERR(shmem);
 	/* Before anyone can see it: nothing has taken its own resv yet. */
