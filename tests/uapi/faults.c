@@ -20,6 +20,8 @@
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 /* No ioctl here has that many fault points: a loop that goes on is a bug. */
 #define MAX_FAULTS	2000u
+/* Seconds each test may take: a debug kernel under emulation is slow. */
+#define FAULTS_TIMEOUT	300
 
 #define C(i)		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, (i) }
 #define NONE		{ 0, DRM_TEMPO_ENGINE_INSTANCE_NONE }
@@ -27,10 +29,13 @@
 /* Layout of the data buffer. */
 #define COUNTER		0x1000	/* what the jobs under test increment */
 
-/* More than the exec keeps on its stack (4): its arrays are allocated. */
+/*
+ * Syncs of an exec under test: more than it keeps on its stack (4), so
+ * that its arrays are allocated, or just what fits there.
+ */
 #define NUM_IN		5
 #define NUM_OUT		6
-#define NUM_PRODUCERS	3
+#define NUM_INLINE	4
 
 /*
  * The switches that make every allocation of the thread a fault point:
@@ -218,6 +223,10 @@ static int ioctl_with_fault(struct __test_metadata *_metadata, int nth,
 	ret = ioctl(fd, request, arg) ? -errno : 0;
 	*left = fault_disarm(nth);
 	ASSERT_LE(0, *left);
+	if (ret) {
+		ASSERT_EQ(0, *left)
+			TH_LOG("fault point %u: %s before it", n, strerror(-ret));
+	}
 	return ret;
 }
 
@@ -250,7 +259,7 @@ static bool fault_done(struct __test_metadata *_metadata,
  * A context of three slots: a plain one, a load-balanced one over four
  * compute engines and a parallel one of two batches over two each.
  */
-TEST_F(faults, ctx_create_fails_enomem_and_publishes_nothing)
+TEST_F_TIMEOUT(faults, ctx_create_fails_enomem_and_publishes_nothing, FAULTS_TIMEOUT)
 {
 	struct drm_tempo_engine siblings[] = { C(0), C(1), C(2), C(3) };
 	struct drm_tempo_engine slots[] = { C(0), NONE, NONE };
@@ -307,7 +316,7 @@ TEST_F(faults, ctx_create_fails_enomem_and_publishes_nothing)
 /* BO_CREATE */
 
 /* A buffer private to the file's address space: it takes its resv too. */
-TEST_F(faults, bo_create_fails_enomem_and_creates_nothing)
+TEST_F_TIMEOUT(faults, bo_create_fails_enomem_and_creates_nothing, FAULTS_TIMEOUT)
 {
 	struct tempo_env *e = &self->env;
 	long long before;
@@ -347,10 +356,10 @@ TEST_F(faults, bo_create_fails_enomem_and_creates_nothing)
  * array and the kernel mapping every time; at a fixed address, so that
  * what a failure left would be found there.
  */
-TEST_F(faults, vm_map_fails_enomem_and_maps_nothing)
+TEST_F_TIMEOUT(faults, vm_map_fails_enomem_and_maps_nothing, FAULTS_TIMEOUT)
 {
 	struct tempo_env *e = &self->env;
-	const uint64_t size = 64 * 1024;
+	const uint64_t size = 4 * tempo_page_size();
 	uint64_t va = 0;
 	unsigned int n;
 	uint32_t bo;
@@ -396,6 +405,7 @@ TEST_F(faults, vm_map_fails_enomem_and_maps_nothing)
 struct exec_syncs {
 	struct drm_tempo_sync in[NUM_IN];
 	struct drm_tempo_sync out[NUM_OUT];
+	unsigned int num_in, num_out;
 };
 
 /* Out-sync @i is a timeline point when odd, binary when even. */
@@ -411,7 +421,8 @@ static void in_syncs_init(struct __test_metadata *_metadata,
 	uint64_t point = 1;
 	unsigned int i;
 
-	for (i = 0; i < NUM_PRODUCERS; i++) {
+	/* Then a signalled syncobj and a timeline point. */
+	for (i = 0; i < s->num_in - 2; i++) {
 		uint32_t ctx;
 
 		ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL,
@@ -433,7 +444,7 @@ static void in_syncs_init(struct __test_metadata *_metadata,
 static void out_syncs_create(struct __test_metadata *_metadata, int fd,
 			     struct exec_syncs *s)
 {
-	for (unsigned int i = 0; i < NUM_OUT; i++) {
+	for (unsigned int i = 0; i < s->num_out; i++) {
 		ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &s->out[i].handle));
 		s->out[i].point = out_is_point(i) ? 1 : 0;
 	}
@@ -441,7 +452,7 @@ static void out_syncs_create(struct __test_metadata *_metadata, int fd,
 
 static void out_syncs_destroy(struct exec_syncs *s, int fd)
 {
-	for (unsigned int i = 0; i < NUM_OUT; i++)
+	for (unsigned int i = 0; i < s->num_out; i++)
 		drmSyncobjDestroy(fd, s->out[i].handle);
 }
 
@@ -449,7 +460,7 @@ static void out_syncs_destroy(struct exec_syncs *s, int fd)
 static void out_syncs_untouched(struct __test_metadata *_metadata, int fd,
 				const struct exec_syncs *s, unsigned int n)
 {
-	for (unsigned int i = 0; i < NUM_OUT; i++) {
+	for (unsigned int i = 0; i < s->num_out; i++) {
 		uint32_t h = s->out[i].handle;
 		uint64_t value = 0;
 
@@ -464,10 +475,40 @@ static void out_syncs_untouched(struct __test_metadata *_metadata, int fd,
 static void out_syncs_signalled(struct __test_metadata *_metadata, int fd,
 				const struct exec_syncs *s)
 {
-	for (unsigned int i = 0; i < NUM_OUT; i++)
+	for (unsigned int i = 0; i < s->num_out; i++)
 		ASSERT_EQ(0, tempo_syncobj_wait(fd, s->out[i].handle,
 						s->out[i].point,
 						TEMPO_WAIT_MS));
+}
+
+/*
+ * A context for the exec under test, new each time (the exec creates the
+ * slot's entity): slot 0 runs one batch, or @width as a gang on compute
+ * engines, two siblings each.
+ */
+static int exec_ctx_create(int fd, uint32_t width, uint32_t *id)
+{
+	struct drm_tempo_engine engines[] = { C(0), C(1), C(2), C(3) };
+	struct drm_tempo_engine slots[] = { NONE };
+	struct drm_tempo_ctx_ext_parallel par = {
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.width = width,
+		.num_siblings = 2,
+		.engines = TEMPO_PTR(engines),
+	};
+	struct drm_tempo_ctx_create c = {
+		.extensions = TEMPO_PTR(&par),
+		.num_slots = 1,
+		.slots = TEMPO_PTR(slots),
+	};
+	int ret;
+
+	if (width == 1)
+		return tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
+					id);
+	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
+	*id = c.ctx_id;
+	return ret;
 }
 
 /*
@@ -475,28 +516,69 @@ static void out_syncs_signalled(struct __test_metadata *_metadata, int fd,
  * would have run first: once it ended, the counter shows every job run.
  */
 static uint64_t counter_after_barrier(struct __test_metadata *_metadata,
-				      struct tempo_env *e, uint32_t ctx)
+				      struct tempo_env *e, uint32_t ctx,
+				      uint32_t width)
 {
 	uint64_t batch = tempo_mark_batch(e, 256, TEMPO_NO_MARK, 0);
+	uint64_t batches[2] = { batch, batch };
+	int fence = -1;
 
-	EXPECT_EQ(1, tempo_run(_metadata, e->fd, ctx, 0, batch));
+	EXPECT_EQ(0, tempo_exec_gang(e->fd, ctx, 0, batches, width, NULL, 0,
+				     &fence));
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
 	return __atomic_load_n(tempo_u64(&e->data, COUNTER), __ATOMIC_SEQ_CST);
 }
 
 /*
- * An exec with five in-syncs, six out-syncs (three timeline points), a
- * sync_file, in a file with a private buffer (the exec locks its
- * address space's reservation object and adds the fence there), on a
- * new context each time (the exec creates the slot's entity).
+ * The exec under test with fault point @n failing, on a new context: an
+ * error changed nothing, a success ran the job. Its return value.
  */
-TEST_F(faults, exec_fails_enomem_and_queues_nothing)
+static int exec_with_fault(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(faults) *self, struct exec_syncs *s,
+			   struct drm_tempo_exec *x, unsigned int n, long *left)
 {
 	struct tempo_env *e = &self->env;
+	int free_fd = lowest_free_fd();
+	unsigned int flight;
+	int ret;
+
+	ASSERT_EQ(0, exec_ctx_create(e->fd, x->num_batches, &x->ctx_id));
+	out_syncs_create(_metadata, e->fd, s);
+	ret = ioctl_with_fault(_metadata, self->nth, n, e->fd,
+			       DRM_IOCTL_TEMPO_EXEC, x, left);
+	if (ret) {
+		ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault point %u", n);
+		ASSERT_EQ(free_fd, lowest_free_fd())
+			TH_LOG("fault point %u: an fd was installed", n);
+		ASSERT_EQ(-1, x->out_fence_fd);
+		out_syncs_untouched(_metadata, e->fd, s, n);
+		contexts_of_self(self->dir, x->ctx_id, &flight);
+		ASSERT_EQ(0u, flight) TH_LOG("fault point %u", n);
+	} else {
+		ASSERT_LE(0, x->out_fence_fd);
+		tempo_fence_expect(_metadata, x->out_fence_fd, 1,
+				   TEMPO_WAIT_MS);
+		out_syncs_signalled(_metadata, e->fd, s);
+	}
+	return ret;
+}
+
+/*
+ * An exec of @width batches with @num_in in-syncs, @num_out out-syncs
+ * (every other one a timeline point) and a sync_file, in a file with a
+ * private buffer (the exec locks its address space's reservation object
+ * and adds the fence there); each batch increments the counter.
+ */
+static void exec_faults(struct __test_metadata *_metadata,
+			FIXTURE_DATA(faults) *self, uint32_t width,
+			unsigned int num_in, unsigned int num_out)
+{
+	struct exec_syncs s = { .num_in = num_in, .num_out = num_out };
+	struct tempo_env *e = &self->env;
 	struct tempo_bo private = {};
-	struct exec_syncs s = {};
-	uint64_t batch, runs = 0;
-	unsigned int flight, n;
+	uint64_t batches[2], runs = 0;
 	struct tempo_batch b;
+	unsigned int n;
 	long left;
 	int ret;
 
@@ -507,41 +589,24 @@ TEST_F(faults, exec_fails_enomem_and_queues_nothing)
 	tempo_batch_init(&b, &e->cmd, 0x1000, 16);
 	tempo_pkt_atomic(&b, e->data.va + COUNTER, DRM_TEMPO_ATOMIC_INC, 0);
 	tempo_pkt_end(&b);
-	batch = b.va;
+	batches[0] = batches[1] = b.va;
 	for (n = 1; n < MAX_FAULTS; n++) {
 		struct drm_tempo_exec x = {
 			.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
-			.num_batches = 1,
-			.batches = TEMPO_PTR(&batch),
-			.num_in_syncs = NUM_IN,
+			.num_batches = width,
+			.batches = TEMPO_PTR(batches),
+			.num_in_syncs = s.num_in,
 			.in_syncs = TEMPO_PTR(s.in),
-			.num_out_syncs = NUM_OUT,
+			.num_out_syncs = s.num_out,
 			.out_syncs = TEMPO_PTR(s.out),
 			.out_fence_fd = -1,
 		};
-		int free_fd = lowest_free_fd();
 
-		ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL,
-					      NULL, 0, &x.ctx_id));
-		out_syncs_create(_metadata, e->fd, &s);
-		ret = ioctl_with_fault(_metadata, self->nth, n, e->fd,
-				       DRM_IOCTL_TEMPO_EXEC, &x, &left);
-		if (ret) {
-			ASSERT_EQ(-ENOMEM, ret) TH_LOG("fault point %u", n);
-			ASSERT_EQ(free_fd, lowest_free_fd())
-				TH_LOG("fault point %u: an fd was installed", n);
-			out_syncs_untouched(_metadata, e->fd, &s, n);
-			ASSERT_EQ(-1, x.out_fence_fd);
-			contexts_of_self(self->dir, x.ctx_id, &flight);
-			ASSERT_EQ(0u, flight) TH_LOG("fault point %u", n);
-		} else {
-			runs++;
-			ASSERT_LE(0, x.out_fence_fd);
-			tempo_fence_expect(_metadata, x.out_fence_fd, 1,
-					   TEMPO_WAIT_MS);
-			out_syncs_signalled(_metadata, e->fd, &s);
-		}
-		ASSERT_EQ(runs, counter_after_barrier(_metadata, e, x.ctx_id))
+		ret = exec_with_fault(_metadata, self, &s, &x, n, &left);
+		if (!ret)
+			runs += width;
+		ASSERT_EQ(runs, counter_after_barrier(_metadata, e, x.ctx_id,
+						      width))
 			TH_LOG("fault point %u", n);
 		out_syncs_destroy(&s, e->fd);
 		ASSERT_EQ(0, tempo_ctx_destroy(e->fd, x.ctx_id));
@@ -549,6 +614,27 @@ TEST_F(faults, exec_fails_enomem_and_queues_nothing)
 			break;
 	}
 	ASSERT_LT(n, MAX_FAULTS);
+}
+
+TEST_F_TIMEOUT(faults, exec_fails_enomem_and_queues_nothing, FAULTS_TIMEOUT)
+{
+	exec_faults(_metadata, self, 1, NUM_IN, NUM_OUT);
+}
+
+/* With syncs that fit on the exec's stack: the sync_file allocates. */
+TEST_F_TIMEOUT(faults, exec_of_few_syncs_fails_enomem_and_queues_nothing,
+	       FAULTS_TIMEOUT)
+{
+	exec_faults(_metadata, self, 1, NUM_INLINE, NUM_INLINE);
+}
+
+/* The same on a parallel slot: the gang is allocated too. */
+TEST_F_TIMEOUT(faults, exec_of_a_gang_fails_enomem_and_queues_nothing,
+	       FAULTS_TIMEOUT)
+{
+	ASSERT_NE(0u, self->env.dev.parallel_classes &
+		  (1u << DRM_TEMPO_ENGINE_CLASS_COMPUTE));
+	exec_faults(_metadata, self, 2, NUM_IN, NUM_OUT);
 }
 
 TEST_HARNESS_MAIN
