@@ -22,8 +22,9 @@
 #   --discover        add the discovered programs even when COMMANDs are given
 #   --no-user         leave out unprivileged.list (discovered programs run
 #                     as root only)
-#   --exclude GLOB    leave out discovered programs whose file name matches
-#                     GLOB (may be repeated)
+#   --exclude GLOB    leave out discovered programs, and programs a glob of
+#                     a --list file matches, whose file name matches GLOB
+#                     (may be repeated)
 #   --list FILE       read more COMMANDs from FILE (same syntax as above)
 #   --user NAME       unprivileged user (default $TEMPO_VM_USER, else nobody)
 #   --timeout SEC     limit for each program (default 900)
@@ -71,6 +72,16 @@ while [ $# -gt 0 ]; do
 done
 [ ${#cmds[@]} -gt 0 ] || [ ${#lists[@]} -gt 0 ] || discover=1
 
+# excluded FILE: whether --exclude leaves FILE out.
+excluded() {
+	local g
+	for g in "${excludes[@]}"; do
+		# shellcheck disable=SC2053 # GLOB is a pattern
+		[[ ${1##*/} == $g ]] && return 0
+	done
+	return 1
+}
+
 # Read a command list: one command per line, globs in the first word
 # (which match executable files only).
 read_list() {
@@ -83,7 +94,8 @@ read_list() {
 		rest=${line#"$first"}
 		if [[ $first == *[\*\?\[]* ]]; then
 			while IFS= read -r m; do
-				[ -f "$m" ] && [ -x "$m" ] && cmds+=("$prefix$m$rest")
+				[ -f "$m" ] && [ -x "$m" ] && ! excluded "$m" &&
+					cmds+=("$prefix$m$rest")
 			done < <(compgen -G "$first" | LC_ALL=C sort)
 		else
 			cmds+=("$prefix$line")
@@ -95,16 +107,6 @@ for l in "${lists[@]}"; do
 	[ -r "$l" ] || { echo "run-all: cannot read $l" >&2; exit 2; }
 	read_list "" "$l"
 done
-
-# excluded FILE: whether --exclude leaves FILE out.
-excluded() {
-	local g
-	for g in "${excludes[@]}"; do
-		# shellcheck disable=SC2053 # GLOB is a pattern
-		[[ ${1##*/} == $g ]] && return 0
-	done
-	return 1
-}
 
 if [ "$discover" = 1 ]; then
 	if [ -d build/cmake/tests/uapi ]; then

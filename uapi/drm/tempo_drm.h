@@ -525,9 +525,10 @@ struct drm_tempo_bo_mmap_offset {
  * &drm_tempo_query_limits.max_mappings mappings). An unknown @handle fails
  * with -ENOENT, a buffer created with %DRM_TEMPO_BO_CREATE_VM_PRIVATE by
  * another file with -EINVAL. A mapping pins the buffer's pages; the first
- * mapping of a buffer allocates them, and fails with -ENOMEM when the
- * buffer would pass the device's or its creator's user's ceiling of
- * resident buffers (&drm_tempo_query_buffer_limits.max_resident_bytes and
+ * mapping of a buffer allocates them, and fails with -ENOMEM when memory
+ * runs out or when the buffer would pass the device's or its creator's
+ * user's ceiling of resident buffers
+ * (&drm_tempo_query_buffer_limits.max_resident_bytes and
  * &drm_tempo_query_buffer_limits.user_max_resident_bytes). The mapping
  * holds a reference on the buffer until it is unmapped or the file is
  * closed.
@@ -627,7 +628,8 @@ struct drm_tempo_engine {
  * @slots, @priority outside -1023..1023: -EINVAL; @priority above the
  * caller's ceiling (&drm_tempo_query_device.max_priority): -EACCES.
  * @slots unreadable (NULL with @num_slots set included): -EFAULT. The file
- * already has &drm_tempo_query_limits.max_contexts contexts: -ENOSPC.
+ * already has &drm_tempo_query_limits.max_contexts contexts: -ENOSPC. Out
+ * of memory: -ENOMEM.
  *
  * The id is published when the context is complete: another thread of the
  * file may use or destroy it as soon as the ioctl returns, not before.
@@ -876,7 +878,11 @@ struct drm_tempo_sync {
  * -EINVAL; an unreadable array: -EFAULT; non-zero sync @flags: -EINVAL; the
  * file already has &drm_tempo_query_limits.max_jobs jobs in flight:
  * -EAGAIN (wait for one of its fences and submit again); an unknown
- * syncobj handle: -ENOENT. On any error nothing is queued.
+ * syncobj handle: -ENOENT; no free descriptor for the sync_file: -EMFILE;
+ * a signal while waiting for the lock of the file's private buffers
+ * (%DRM_TEMPO_BO_CREATE_VM_PRIVATE): -EINTR; out of memory: -ENOMEM. On
+ * any error nothing is queued: no out-sync changes and no descriptor is
+ * returned.
  */
 struct drm_tempo_exec {
 	/** @extensions: chain of &struct drm_tempo_user_extension, or 0. */

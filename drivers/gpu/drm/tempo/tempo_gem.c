@@ -241,7 +241,11 @@ static int bo_create(struct drm_file *file, u64 size, u32 flags,
 	shmem = drm_gem_shmem_create(&tfile->tdev->drm, size);
 	if (IS_ERR(shmem)) {
 		tempo_budget_uncharge_bo(tfile->usage, tfile->user, size);
-		return PTR_ERR(shmem);
+		/*
+		 * shmem's internal mount has no size or inode limit: its
+		 * -ENOSPC is an inode it could not allocate.
+		 */
+		return PTR_ERR(shmem) == -ENOSPC ? -ENOMEM : PTR_ERR(shmem);
 	}
 	/* Before anyone can see it: its free uncharges it from now on. */
 	bo = to_tempo_bo(&shmem->base);

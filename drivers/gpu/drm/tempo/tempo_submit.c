@@ -14,7 +14,8 @@
  * 4. allocate and initialise the job (with its hardware fence), counted
  *    against the file's jobs in flight (-EAGAIN when it has too many);
  * 5. resolve the in-syncs into scheduler dependencies and the out-syncs
- *    into syncobjs (and timeline chain nodes), reserve the sync_file fd;
+ *    into syncobjs (and timeline chain nodes), reserve the sync_file fd
+ *    and make the sync_file, around the stub fence for now;
  * 6. when the file has private buffers, allocate the fence of its
  *    address space's timeline, lock the address space's reservation
  *    object and reserve a fence slot in it;
@@ -25,9 +26,18 @@
  *    once armed, the point of no return; add the job to the timeline,
  *    whose fence replaces the previous one in the reservation object,
  *    and unlock it;
- * 8. publish the job's fence in the out-syncs and the sync_file.
+ * 8. publish the job's fence in the out-syncs and the sync_file, then
+ *    install the sync_file's fd: nothing of it allocates or fails.
  *
- * Every failure before step 7 unwinds everything and queues nothing.
+ * Every failure before step 7 unwinds everything and queues nothing; no
+ * step after it fails, so an exec that returns an error queued nothing.
+ *
+ * The sync_file is the one object that needs the job's finished fence,
+ * which exists only once the job is armed, and whose creation allocates.
+ * It is made in step 5 around the signalled stub fence, and given the
+ * job's fence in step 8, before its fd is installed: until then nobody
+ * else can reach it, so this is what sync_file_create() of the job's
+ * fence would have made.
  * &struct tempo_submit owns what the steps acquire and releases it. The
  * job is opaque here: the scheduler glue owns what it is made of.
  */
@@ -55,12 +65,23 @@
 #define TEMPO_SUBMIT_INLINE_SYNCS	4
 
 /**
+ * struct tempo_out_sync - what publishing one out-sync takes
+ * @syncobj: the syncobj, referenced
+ * @chain: the chain node of its timeline point, or NULL for a binary one
+ *
+ * Both in one array: an exec allocates it at once or not at all.
+ */
+struct tempo_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+};
+
+/**
  * struct tempo_submit_room - an exec's arrays that fit on its stack
  * @batches: GPU addresses of the batches, one per batch of the slot
  * @in: room for a few in-syncs
  * @out: room for a few out-syncs
- * @out_syncobjs: room for the syncobjs of a few out-syncs
- * @chains: room for the chain nodes of a few out-syncs
+ * @out_objs: room for the syncobjs and chain nodes of a few out-syncs
  *
  * Left uninitialised (the kernel may clear every stack variable on entry,
  * which under emulation costs an iteration per word): each array is
@@ -70,8 +91,7 @@ struct tempo_submit_room {
 	u64 batches[TEMPO_MAX_BATCHES];
 	struct drm_tempo_sync in[TEMPO_SUBMIT_INLINE_SYNCS];
 	struct drm_tempo_sync out[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct drm_syncobj *out_syncobjs[TEMPO_SUBMIT_INLINE_SYNCS];
-	struct dma_fence_chain *chains[TEMPO_SUBMIT_INLINE_SYNCS];
+	struct tempo_out_sync out_objs[TEMPO_SUBMIT_INLINE_SYNCS];
 };
 
 /**
@@ -84,10 +104,10 @@ struct tempo_submit_room {
  * @room: where small arrays go instead of the heap
  * @in: the in-syncs, copied (into @room when they fit)
  * @out: the out-syncs, copied (into @room when they fit)
- * @out_syncobjs: the syncobjs of @out, referenced
- * @chains: chain nodes of the timeline points of @out
+ * @out_objs: the syncobjs and chain nodes of @out (in @room when they fit)
  * @job: the job, until pushed
  * @out_fd: the reserved sync_file fd, or -1
+ * @sync_file: the sync_file for @out_fd, until installed
  * @resv: the address space's reservation object, locked, until pushed
  * @vm_fence: the fence of the address space's timeline, until pushed
  */
@@ -100,10 +120,10 @@ struct tempo_submit {
 	struct tempo_submit_room *room;
 	struct drm_tempo_sync *in;
 	struct drm_tempo_sync *out;
-	struct drm_syncobj **out_syncobjs;
-	struct dma_fence_chain **chains;
+	struct tempo_out_sync *out_objs;
 	struct tempo_job *job;
 	int out_fd;
+	struct sync_file *sync_file;
 	struct dma_resv *resv;
 	struct tempo_vm_fence *vm_fence;
 };
@@ -267,41 +287,50 @@ static int submit_add_deps(struct tempo_submit *s)
 static int submit_get_out_syncs(struct tempo_submit *s)
 {
 	u32 i, n = s->args->num_out_syncs;
+	struct tempo_out_sync *o;
 
 	if (!n)
 		return 0;
 	if (n <= TEMPO_SUBMIT_INLINE_SYNCS) {
-		s->out_syncobjs = s->room->out_syncobjs;
-		s->chains = s->room->chains;
-		memset(s->out_syncobjs, 0, n * sizeof(*s->out_syncobjs));
-		memset(s->chains, 0, n * sizeof(*s->chains));
+		o = s->room->out_objs;
+		memset(o, 0, n * sizeof(*o));
 	} else {
-		s->out_syncobjs = kcalloc(n, sizeof(*s->out_syncobjs),
-					  GFP_KERNEL_ACCOUNT);
-		s->chains = kcalloc(n, sizeof(*s->chains), GFP_KERNEL_ACCOUNT);
-		if (!s->out_syncobjs || !s->chains)
+		o = kcalloc(n, sizeof(*o), GFP_KERNEL_ACCOUNT);
+		if (!o)
 			return -ENOMEM;
 	}
+	s->out_objs = o;
 	for (i = 0; i < n; i++) {
-		s->out_syncobjs[i] = drm_syncobj_find(s->file, s->out[i].handle);
-		if (TEMPO_IOCTL_DBG(s->tdev, !s->out_syncobjs[i]))
+		o[i].syncobj = drm_syncobj_find(s->file, s->out[i].handle);
+		if (TEMPO_IOCTL_DBG(s->tdev, !o[i].syncobj))
 			return -ENOENT;
 		if (!s->out[i].point)
 			continue;
 		/* As dma_fence_chain_alloc(), but charged: the syncobj keeps it. */
-		s->chains[i] = kmalloc(sizeof(*s->chains[i]), GFP_KERNEL_ACCOUNT);
-		if (!s->chains[i])
+		o[i].chain = kmalloc(sizeof(*o[i].chain), GFP_KERNEL_ACCOUNT);
+		if (!o[i].chain)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int submit_reserve_fd(struct tempo_submit *s)
+/*
+ * The sync_file's fd and the sync_file itself, around the stub fence
+ * until the job's fence exists (see "Submission" above).
+ */
+static int submit_prepare_sync_file(struct tempo_submit *s)
 {
+	struct dma_fence *stub;
+
 	if (!(s->args->flags & DRM_TEMPO_EXEC_OUT_SYNC_FILE))
 		return 0;
 	s->out_fd = get_unused_fd_flags(O_CLOEXEC);
-	return s->out_fd < 0 ? s->out_fd : 0;
+	if (s->out_fd < 0)
+		return s->out_fd;
+	stub = dma_fence_get_stub();
+	s->sync_file = sync_file_create(stub);
+	dma_fence_put(stub);
+	return s->sync_file ? 0 : -ENOMEM;
 }
 
 static int submit_lock_resv(struct tempo_submit *s)
@@ -350,31 +379,32 @@ static void submit_publish_syncs(struct tempo_submit *s, struct dma_fence *fence
 	u32 i;
 
 	for (i = 0; i < s->args->num_out_syncs; i++) {
-		if (s->chains[i]) {
-			drm_syncobj_add_point(s->out_syncobjs[i], s->chains[i],
-					      fence, s->out[i].point);
-			s->chains[i] = NULL;
+		struct tempo_out_sync *o = &s->out_objs[i];
+
+		if (o->chain) {
+			drm_syncobj_add_point(o->syncobj, o->chain, fence,
+					      s->out[i].point);
+			o->chain = NULL;
 		} else {
-			drm_syncobj_replace_fence(s->out_syncobjs[i], fence);
+			drm_syncobj_replace_fence(o->syncobj, fence);
 		}
 	}
 }
 
-static int submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
+static void submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
 {
-	struct sync_file *sync_file;
+	struct sync_file *sync_file = s->sync_file;
 
 	s->args->out_fence_fd = -1;
-	if (s->out_fd < 0)
-		return 0;
-	/* The job is queued whatever happens here. */
-	sync_file = sync_file_create(fence);
 	if (!sync_file)
-		return -ENOMEM;
+		return;
+	/* Unreachable until fd_install(): swap the stub for the job's fence. */
+	dma_fence_put(sync_file->fence);
+	sync_file->fence = dma_fence_get(fence);
 	fd_install(s->out_fd, sync_file->file);
 	s->args->out_fence_fd = s->out_fd;
 	s->out_fd = -1;
-	return 0;
+	s->sync_file = NULL;
 }
 
 /*
@@ -394,15 +424,16 @@ static void submit_fini(struct tempo_submit *s)
 	if (s->resv)
 		dma_resv_unlock(s->resv);
 	tempo_vm_fence_free(s->vm_fence);
+	if (s->sync_file)
+		fput(s->sync_file->file);
 	if (s->out_fd >= 0)
 		put_unused_fd(s->out_fd);
-	for (i = 0; s->out_syncobjs && i < s->args->num_out_syncs; i++) {
-		if (s->out_syncobjs[i])
-			drm_syncobj_put(s->out_syncobjs[i]);
-		dma_fence_chain_free(s->chains[i]);
+	for (i = 0; s->out_objs && i < s->args->num_out_syncs; i++) {
+		if (s->out_objs[i].syncobj)
+			drm_syncobj_put(s->out_objs[i].syncobj);
+		dma_fence_chain_free(s->out_objs[i].chain);
 	}
-	free_unless_inline(s->chains, s->room->chains);
-	free_unless_inline(s->out_syncobjs, s->room->out_syncobjs);
+	free_unless_inline(s->out_objs, s->room->out_objs);
 	if (s->job)
 		tempo_job_discard(s->job);
 	free_unless_inline(s->in, s->room->in);
@@ -424,7 +455,7 @@ static int submit_prepare(struct tempo_submit *s)
 	       submit_job_init(s) ?:
 	       submit_add_deps(s) ?:
 	       submit_get_out_syncs(s) ?:
-	       submit_reserve_fd(s) ?:
+	       submit_prepare_sync_file(s) ?:
 	       submit_lock_resv(s);
 }
 
@@ -457,7 +488,7 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data, struct drm_file *file)
 	}
 	if (!ret) {
 		submit_publish_syncs(&s, fence);
-		ret = submit_publish_fd(&s, fence);
+		submit_publish_fd(&s, fence);
 		dma_fence_put(fence);
 	}
 	submit_fini(&s);
