@@ -131,12 +131,13 @@ int tempo_budget_charge_bo(struct tempo_file *tfile, u64 size)
 	const struct tempo_params *p = &tempo_params;
 	struct tempo_device *tdev = tfile->tdev;
 
+	/* Root may change the counts at run time. */
 	if (TEMPO_IOCTL_DBG(tdev, !budget_take(&tfile->usage->budget, size,
-					       p->max_bos,
+					       READ_ONCE(p->max_bos),
 					       mib(p->max_bo_mib))))
 		return -ENOSPC;
 	if (TEMPO_IOCTL_DBG(tdev, !budget_take(&tfile->user->budget, size,
-					       p->user_max_bos,
+					       READ_ONCE(p->user_max_bos),
 					       mib(p->user_max_bo_mib))))
 		goto err_file;
 	tempo_usage_get(tfile->usage);

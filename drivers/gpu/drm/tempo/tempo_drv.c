@@ -146,14 +146,27 @@ MODULE_PARM_DESC(max_mappings, "GPU mappings per file"
 module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
 MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond"
 		 TEMPO_RANGE(1, TEMPO_PARAM_JOBS_MAX, TEMPO_DEF_MAX_JOBS));
-module_param_named(max_bos, tempo_params.max_bos, uint, 0444);
-MODULE_PARM_DESC(max_bos, "buffers per file; creating one more fails with -ENOSPC"
+/* Buffer counts root may change at run time, within their range. */
+static int bos_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, TEMPO_PARAM_BOS_MAX);
+}
+
+static const struct kernel_param_ops bos_ops = {
+	.set = bos_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_bos, &bos_ops, &tempo_params.max_bos, 0644);
+__MODULE_PARM_TYPE(max_bos, "uint");
+MODULE_PARM_DESC(max_bos, "buffers per file, root may change it at run time; creating one more fails with -ENOSPC"
 		 TEMPO_RANGE(1, TEMPO_PARAM_BOS_MAX, TEMPO_DEF_MAX_BOS));
 module_param_named(max_bo_mib, tempo_params.max_bo_mib, uint, 0444);
 MODULE_PARM_DESC(max_bo_mib, "MiB of buffers per file; creating one more fails with -ENOSPC"
 		 TEMPO_RANGE(1, TEMPO_PARAM_BO_MIB_MAX, TEMPO_DEF_MAX_BO_MIB));
-module_param_named(user_max_bos, tempo_params.user_max_bos, uint, 0444);
-MODULE_PARM_DESC(user_max_bos, "buffers of all the files one user opened"
+module_param_cb(user_max_bos, &bos_ops, &tempo_params.user_max_bos, 0644);
+__MODULE_PARM_TYPE(user_max_bos, "uint");
+MODULE_PARM_DESC(user_max_bos, "buffers of all the files one user opened, root may change it at run time"
 		 TEMPO_RANGE(1, TEMPO_PARAM_BOS_MAX, TEMPO_DEF_USER_MAX_BOS));
 module_param_named(user_max_bo_mib, tempo_params.user_max_bo_mib, uint, 0444);
 MODULE_PARM_DESC(user_max_bo_mib, "MiB of buffers of all the files one user opened"

@@ -145,8 +145,8 @@ static void buffer_limits_fill(struct tempo_device *tdev,
 	struct drm_tempo_query_buffer_limits *l = answer;
 	const struct tempo_params *p = &tempo_params;
 
-	l->max_bos = p->max_bos;
-	l->user_max_bos = p->user_max_bos;
+	l->max_bos = READ_ONCE(p->max_bos);
+	l->user_max_bos = READ_ONCE(p->user_max_bos);
 	l->max_bo_bytes = (u64)p->max_bo_mib << 20;
 	l->user_max_bo_bytes = (u64)p->user_max_bo_mib << 20;
 	l->max_resident_bytes = tempo_budget_max_resident();
