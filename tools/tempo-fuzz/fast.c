@@ -152,8 +152,8 @@ static void fast_exec(struct fz_child *c, struct fz_file *f, uint64_t r)
 	};
 
 	switch ((r >> 16) % 6) {
-	case 0:
-		x.flags = 2u << (r >> 20) % 31;
+	case 0:	/* a bit above every defined flag */
+		x.flags = (DRM_TEMPO_EXEC_FLAGS + 1) << (r >> 20) % 30;
 		break;
 	case 1:
 		x.pad = 1;
