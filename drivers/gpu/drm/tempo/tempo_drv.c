@@ -143,8 +143,20 @@ MODULE_PARM_DESC(max_contexts, "contexts per file"
 module_param_named(max_mappings, tempo_params.max_mappings, uint, 0444);
 MODULE_PARM_DESC(max_mappings, "GPU mappings per file"
 		 TEMPO_RANGE(1, TEMPO_PARAM_MAPPINGS_MAX, TEMPO_DEF_MAX_MAPPINGS));
-module_param_named(max_jobs, tempo_params.max_jobs, uint, 0444);
-MODULE_PARM_DESC(max_jobs, "jobs in flight per file; EXEC fails with -EAGAIN beyond"
+/* The job limit root may change at run time, within its range. */
+static int jobs_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, TEMPO_PARAM_JOBS_MAX);
+}
+
+static const struct kernel_param_ops jobs_ops = {
+	.set = jobs_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_jobs, &jobs_ops, &tempo_params.max_jobs, 0644);
+__MODULE_PARM_TYPE(max_jobs, "uint");
+MODULE_PARM_DESC(max_jobs, "jobs in flight per file, root may change it at run time; EXEC fails with -EAGAIN beyond"
 		 TEMPO_RANGE(1, TEMPO_PARAM_JOBS_MAX, TEMPO_DEF_MAX_JOBS));
 /* Buffer counts root may change at run time, within their range. */
 static int bos_set(const char *val, const struct kernel_param *kp)

@@ -62,7 +62,7 @@ static DECLARE_WAIT_QUEUE_HEAD(jobs_wq);
 /* Count a job in, against its file's limit; false when the file is full. */
 static bool job_count_in(struct tempo_usage *usage)
 {
-	if (atomic_inc_return(&usage->jobs) > tempo_params.max_jobs) {
+	if (atomic_inc_return(&usage->jobs) > READ_ONCE(tempo_params.max_jobs)) {
 		atomic_dec(&usage->jobs);
 		return false;
 	}

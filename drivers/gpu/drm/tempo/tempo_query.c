@@ -130,7 +130,7 @@ static void limits_fill(struct tempo_device *tdev, struct drm_file *file,
 
 	l->max_contexts = tempo_params.max_contexts;
 	l->max_mappings = tempo_params.max_mappings;
-	l->max_jobs = tempo_params.max_jobs;
+	l->max_jobs = READ_ONCE(tempo_params.max_jobs);
 	l->close_wait_ms = TEMPO_CLOSE_WAIT_MS;
 }
 
