@@ -127,10 +127,14 @@ step "dkms.conf, tempo.ko and CMakeLists.txt name the same version" check_versio
 # next make tools configures again instead of running a build system that
 # was never written.
 configure_again() {
-	local b=$tmp/failed-configure
-	CXX=/nonexistent/c++ cmake -S . -B "$b" >/dev/null 2>&1 && return 1
-	[ -f "$b/CMakeCache.txt" ] || return 1
-	make -n tools CMAKE_BUILD="$b" | grep -q "cmake -S . -B $b "
+	local b=$tmp/failed-configure out
+
+	# What a failed configure leaves: a cache and no build system.
+	mkdir -p "$b"
+	echo "CMAKE_CXX_COMPILER:FILEPATH=/nonexistent/c++" >"$b/CMakeCache.txt"
+	out=$(make -n tools CMAKE_BUILD="$b" 2>&1)
+	echo "$out"
+	grep -q "cmake -S . -B $b " <<<"$out"
 }
 step "make tools configures again after a failed configure" configure_again
 
