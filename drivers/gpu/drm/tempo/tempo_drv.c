@@ -143,32 +143,27 @@ MODULE_PARM_DESC(max_contexts, "contexts per file"
 module_param_named(max_mappings, tempo_params.max_mappings, uint, 0444);
 MODULE_PARM_DESC(max_mappings, "GPU mappings per file"
 		 TEMPO_RANGE(1, TEMPO_PARAM_MAPPINGS_MAX, TEMPO_DEF_MAX_MAPPINGS));
-/* The job limit root may change at run time, within its range. */
-static int jobs_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, TEMPO_PARAM_JOBS_MAX);
+/*
+ * The ops of a limit root may change at run time: an unsigned int from 1
+ * to @max; a value outside that range is refused.
+ */
+#define TEMPO_LIMIT_OPS(name, max)					\
+static int name##_set(const char *val, const struct kernel_param *kp)	\
+{									\
+	return param_set_uint_minmax(val, kp, 1, max);			\
+}									\
+static const struct kernel_param_ops name##_ops = {			\
+	.set = name##_set,						\
+	.get = param_get_uint,						\
 }
 
-static const struct kernel_param_ops jobs_ops = {
-	.set = jobs_set,
-	.get = param_get_uint,
-};
+TEMPO_LIMIT_OPS(jobs, TEMPO_PARAM_JOBS_MAX);
+TEMPO_LIMIT_OPS(bos, TEMPO_PARAM_BOS_MAX);
 
 module_param_cb(max_jobs, &jobs_ops, &tempo_params.max_jobs, 0644);
 __MODULE_PARM_TYPE(max_jobs, "uint");
 MODULE_PARM_DESC(max_jobs, "jobs in flight per file, root may change it at run time; EXEC fails with -EAGAIN beyond"
 		 TEMPO_RANGE(1, TEMPO_PARAM_JOBS_MAX, TEMPO_DEF_MAX_JOBS));
-/* Buffer counts root may change at run time, within their range. */
-static int bos_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, TEMPO_PARAM_BOS_MAX);
-}
-
-static const struct kernel_param_ops bos_ops = {
-	.set = bos_set,
-	.get = param_get_uint,
-};
-
 module_param_cb(max_bos, &bos_ops, &tempo_params.max_bos, 0644);
 __MODULE_PARM_TYPE(max_bos, "uint");
 MODULE_PARM_DESC(max_bos, "buffers per file, root may change it at run time; creating one more fails with -ENOSPC"
