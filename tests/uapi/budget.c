@@ -245,6 +245,18 @@ static int other_run(uid_t uid)
 /* ------------------------------------------------------------------------ */
 /* Budgets of buffers */
 
+/*
+ * A filler as FILLER_UID up to its limit, while another user creates,
+ * maps and runs a job; then the filler's report.
+ */
+static void fill_beside_another_user(struct __test_metadata *_metadata,
+				     struct filler *f, struct fill_args *a)
+{
+	filler_start(_metadata, f, a);
+	ASSERT_EQ(0, other_run(OTHER_UID));
+	filler_stop(_metadata, f);
+}
+
 FIXTURE(budget) {
 	int fd;
 	struct drm_tempo_query_buffer_limits l;
@@ -309,9 +321,7 @@ TEST_F(budget, user_at_its_byte_budget_leaves_another_user_to_run)
 			       .max = 4096 };
 	struct filler f;
 
-	filler_start(_metadata, &f, &a);
-	ASSERT_EQ(0, other_run(OTHER_UID));
-	filler_stop(_metadata, &f);
+	fill_beside_another_user(_metadata, &f, &a);
 
 	ASSERT_EQ(ENOSPC, f.r.err);
 	ASSERT_EQ(0, self->query);
@@ -335,9 +345,7 @@ TEST_F(budget, user_at_its_buffer_count_leaves_another_user_to_run)
 	struct filler f;
 	char value[32];
 
-	filler_start(_metadata, &f, &a);
-	ASSERT_EQ(0, other_run(OTHER_UID));
-	filler_stop(_metadata, &f);
+	fill_beside_another_user(_metadata, &f, &a);
 	ASSERT_EQ(0, buffer_limits(self->fd, &l));
 	snprintf(value, sizeof(value), "%lld", file_max);
 	tempo_set_module_param("max_bos", value);
@@ -380,9 +388,7 @@ TEST_F(budget, user_at_its_resident_share_leaves_another_user_to_run)
 	bool set = set_resident(48, 16);
 	struct filler f;
 
-	filler_start(_metadata, &f, &a);
-	ASSERT_EQ(0, other_run(OTHER_UID));
-	filler_stop(_metadata, &f);
+	fill_beside_another_user(_metadata, &f, &a);
 
 	ASSERT_EQ(ENOMEM, f.r.err);
 	ASSERT_EQ(16u, f.r.total);
@@ -408,9 +414,7 @@ TEST_F(budget, user_at_its_resident_share_by_mmap_leaves_another_user_to_run)
 	bool set = set_resident(48, 16);
 	struct filler f;
 
-	filler_start(_metadata, &f, &a);
-	ASSERT_EQ(0, other_run(OTHER_UID));
-	filler_stop(_metadata, &f);
+	fill_beside_another_user(_metadata, &f, &a);
 
 	ASSERT_EQ(ENOMEM, f.r.err);
 	ASSERT_EQ(16u, f.r.total);
