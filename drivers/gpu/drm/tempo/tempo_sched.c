@@ -98,20 +98,22 @@ static bool queue_reprogram_for(struct tempo_queue *queue,
 	struct tempo_prio prio;
 	struct tempo_job *job;
 	unsigned long flags;
-	bool any = false, holds = false;
+	bool holds = false;
+	u32 jobs = 0;
 
 	spin_lock_irqsave(&queue->ring_lock, flags);
 	list_for_each_entry(job, &queue->ring, ring_link) {
 		prio = tempo_priority_map(queue->tdev, job_priority(job));
-		if (!any || prio_above(&prio, &best))
+		if (!jobs++ || prio_above(&prio, &best))
 			best = prio;
-		any = true;
 		holds |= job->state == state;
 	}
 	tempo_hw_hqd_info(queue->hqd, &info);
 	if (info.pipe_priority != best.pipe ||
 	    info.queue_priority != best.queue)
 		tempo_hw_hqd_set_priority(queue->hqd, best.pipe, best.queue);
+	trace_tempo_queue_reprogram(info.engine, info.queue, jobs, best.pipe,
+				    best.queue);
 	spin_unlock_irqrestore(&queue->ring_lock, flags);
 	return holds;
 }

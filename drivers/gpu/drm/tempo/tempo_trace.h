@@ -140,6 +140,28 @@ TRACE_EVENT(tempo_reset,
 		      __entry->sched, __entry->reset_count)
 );
 
+/*
+ * A walk of a scheduler queue's HQD ring that sets the HQD's priority to
+ * the highest of the @jobs in it: the priorities it has after the walk.
+ */
+TRACE_EVENT(tempo_queue_reprogram,
+	    TP_PROTO(u32 engine, u32 queue, u32 jobs, u8 pipe, u8 queue_prio),
+	    TP_ARGS(engine, queue, jobs, pipe, queue_prio),
+	    TP_STRUCT__entry(__field(u32, engine)
+			     __field(u32, queue)
+			     __field(u32, jobs)
+			     __field(u8, pipe)
+			     __field(u8, queue_prio)),
+	    TP_fast_assign(__entry->engine = engine;
+			   __entry->queue = queue;
+			   __entry->jobs = jobs;
+			   __entry->pipe = pipe;
+			   __entry->queue_prio = queue_prio;),
+	    TP_printk("engine=%u queue=%u jobs=%u pipe=%u queue_prio=%u",
+		      __entry->engine, __entry->queue, __entry->jobs,
+		      __entry->pipe, __entry->queue_prio)
+);
+
 #endif /* _TEMPO_TRACE_H_ */
 
 #undef TRACE_INCLUDE_PATH
