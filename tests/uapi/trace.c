@@ -248,4 +248,101 @@ TEST_F_TIMEOUT(trace, a_hang_traces_a_reset, 60)
 	free(text);
 }
 
+/* How many @event lines @text holds. */
+static int count_of(const char *text, const char *event)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, event)); p++)
+		n++;
+	return n;
+}
+
+/* The instance's trace from now on holds only the events of this process. */
+static void trace_own_events(struct __test_metadata *_metadata,
+			     const char *inst)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_TRUE(write_file(inst, "set_event_pid", pid));
+	ASSERT_TRUE(write_file(inst, "trace", ""));
+}
+
+/*
+ * A change of priority walks the rings of the HQDs holding the context's
+ * jobs, and no other: another file keeps a gated job and three behind it
+ * on every engine; a SET_PARAM of an idle context walks no ring at all,
+ * and one of a context whose job runs walks that job's ring once, seen in
+ * the events the ioctl itself emits (tempo_queue_reprogram).
+ */
+TEST_F(trace, a_priority_change_walks_only_the_rings_holding_its_jobs)
+{
+	struct tempo_env *e = &self->env, other;
+	char engine[16], queue[16], want[64], *text;
+	uint32_t idle, busy, n;
+	int fence, last[16];
+	uint64_t nop;
+
+	TEMPO_NEED_BLOCKING(e);
+	tempo_env_init(_metadata, &other, tempo_device_open());
+	n = other.engines->num_engines;
+	ASSERT_GE(16u, n);
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL,
+				      0, &idle));
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL,
+				      0, &busy));
+	fence = tempo_submit(_metadata, e->fd, busy, self->slot,
+			     tempo_started_gated_batch(e, 0, 0x200));
+	tempo_wait_nonzero(_metadata, &e->data, 0x200);
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(1, count_of(text, "tempo_job_run: ")) TH_LOG("%s", text);
+	field_of(text, "tempo_job_run: ", " engine=", engine, sizeof(engine));
+	field_of(text, "tempo_job_run: ", " queue=", queue, sizeof(queue));
+	free(text);
+
+	nop = tempo_mark_batch(&other, 256, TEMPO_NO_MARK, 0);
+	for (uint32_t s = 0; s < n; s++) {
+		ASSERT_EQ(0, tempo_exec(other.fd, other.ctx, s,
+					tempo_gated_batch(&other, 0,
+							  TEMPO_NO_MARK, 0),
+					NULL, 0, NULL, 0, NULL));
+		for (int j = 0; j < 2; j++)
+			ASSERT_EQ(0, tempo_exec(other.fd, other.ctx, s, nop,
+						NULL, 0, NULL, 0, NULL));
+		last[s] = tempo_submit(_metadata, other.fd, other.ctx, s, nop);
+	}
+
+	trace_own_events(_metadata, self->inst);
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(0, tempo_ctx_set_priority(e->fd, idle, i & 1 ?
+						    DRM_TEMPO_PRIORITY_NORMAL :
+						    DRM_TEMPO_PRIORITY_LOW));
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, count_of(text, "tempo_queue_reprogram: "))
+		TH_LOG("%s", text);
+	free(text);
+
+	ASSERT_EQ(0, tempo_ctx_set_priority(e->fd, busy,
+					    DRM_TEMPO_PRIORITY_LOW));
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	snprintf(want, sizeof(want), "tempo_queue_reprogram: %s %s ", engine,
+		 queue);
+	EXPECT_EQ(1, count_of(text, "tempo_queue_reprogram: "))
+		TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no \"%s\" in %s", want,
+						   text);
+	free(text);
+
+	tempo_gate_set(e, 1);
+	tempo_gate_set(&other, 1);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
+	for (uint32_t s = 0; s < n; s++)
+		tempo_fence_expect(_metadata, last[s], 1, TEMPO_WAIT_MS);
+	tempo_env_fini(&other);
+}
+
 TEST_HARNESS_MAIN
