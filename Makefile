@@ -12,9 +12,33 @@ VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | hea
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \
-	docs dkms-source dkms-install
+	docs dkms-source dkms-install help
 
 all: modules tools
+
+# One line per target (the install test checks that every .PHONY target
+# has one), then the variables a caller sets.
+help:
+	@echo 'Targets:'
+	@echo '  all           modules and tools (the default)'
+	@echo '  deps          install the Debian packages the build and tests need (root)'
+	@echo '  modules       build tempo.ko for KVER'
+	@echo '  lib           build libtempo (the same CMake build as tools)'
+	@echo '  tools         build libtempo, the tools and the tests in build/cmake'
+	@echo '  check         deps, then every test in the QEMU VM, the install test and the gates'
+	@echo '  demo          deps, then the VR scenario in the VM, with its picture'
+	@echo '  install       the module, the uAPI header, libtempo and the tools (DESTDIR, PREFIX)'
+	@echo '  uninstall     remove what make install put in place'
+	@echo '  install-test  DKMS and make install in temporary trees, with users of the library'
+	@echo '  dkms-source   the DKMS source tree in DKMS_SRC'
+	@echo '  dkms-install  dkms-source, then dkms install for KVER'
+	@echo '  gates         W=1, checkpatch, sparse, kernel-doc, clang-format and the other gates'
+	@echo '  docs          the HTML documentation (Sphinx) in build/docs'
+	@echo '  clean         remove the module objects and build/'
+	@echo '  help          this text'
+	@echo 'Variables:'
+	@echo '  KVER=$(KVER)  KDIR=$(KDIR)'
+	@echo '  BUILD=$(BUILD)  JOBS=$(JOBS)  PREFIX=$(PREFIX)  DESTDIR=$(DESTDIR)'
 
 deps:
 	scripts/install-deps.sh

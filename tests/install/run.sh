@@ -10,6 +10,8 @@
 #
 # Steps:
 #   - dkms.conf and CMakeLists.txt agree on the version
+#   - a failed CMake configure does not stick; make help names every
+#     target
 #   - dkms add/build/install for the kernel under test, with every DKMS
 #     tree (source, build, install) in a temporary directory: the module
 #     builds, the compat header (tempo_compat_gen.h) is generated in the
@@ -137,6 +139,21 @@ configure_again() {
 	grep -q "cmake -S . -B $b " <<<"$out"
 }
 step "make tools configures again after a failed configure" configure_again
+
+# make help: one line for every target the Makefile declares .PHONY.
+help_names_every_target() {
+	local help targets t missing=0
+
+	help=$(make -s help) || return 1
+	targets=$(sed -n '/^\.PHONY:/,/[^\\]$/p' Makefile |
+		sed 's/^\.PHONY://; s/\\$//' | tr -s ' \t' '\n' | sed '/^$/d')
+	[ -n "$targets" ] || { echo "no .PHONY targets found"; return 1; }
+	for t in $targets; do
+		grep -q "^  $t  " <<<"$help" || { echo "make help: no line for $t"; missing=1; }
+	done
+	return "$missing"
+}
+step "make help names every target" help_names_every_target
 
 # --- DKMS -------------------------------------------------------------------
 # Everything DKMS writes goes below $tmp; the signing key too (DKMS makes
