@@ -105,6 +105,27 @@ TEST(BenchCli, TheCommandIsRequired)
     expect_usage_errors(TEMPO_BENCH_PATH, {"", "--json", "bogus"});
 }
 
+TEST(BenchCli, AnUnknownCommandIsNamedWithTheCommands)
+{
+    const auto [status, out] = bench("bogus");
+    EXPECT_EQ(status, 2);
+    EXPECT_TRUE(out.starts_with("tempo-bench: unknown command 'bogus' (commands: nop, latency, "
+                                "parallel, scale)\n"))
+        << out;
+    EXPECT_NE(out.find("Usage: tempo-bench"), std::string::npos) << out;
+}
+
+TEST(FuzzCli, TakesItsDeviceWithTheOtherToolsOption)
+{
+    for (const char* option : {"--device", "--node"}) {
+        const auto [status, out] = tempo_test::run_command(
+            std::string{TEMPO_FUZZ_PATH} + " " + option + " /nonexistent/renderD200 2>&1");
+        EXPECT_EQ(status, 77) << option << ": " << out;
+        EXPECT_TRUE(out.starts_with("tempo-fuzz: /nonexistent/renderD200: No such file"))
+            << option << ": " << out;
+    }
+}
+
 TEST(BenchCli, AnOptionOfAnotherCommandIsAnError)
 {
     expect_usage_errors(TEMPO_BENCH_PATH,

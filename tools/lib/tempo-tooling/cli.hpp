@@ -76,6 +76,23 @@ inline void setup(CLI::App& app)
     });
 }
 
+/// Throws a usage error when @app requires a command and @argv's first
+/// argument, not an option, names none of its commands.
+inline void check_command(const CLI::App& app, int argc, char** argv)
+{
+    if (app.get_require_subcommand_min() == 0 || argc < 2 || argv[1][0] == '-')
+        return;
+    const std::string_view word{argv[1]};
+    std::string names;
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+        if (command->check_name(std::string{word}))
+            return;
+        names += (names.empty() ? "" : ", ") + command->get_name();
+    }
+    throw CLI::ExtrasError("unknown command '" + std::string{word} + "' (commands: " + names + ")",
+                           CLI::ExitCodes::ExtrasError);
+}
+
 /**
  * Parses the command line into the options added to @app. Returns the exit
  * status when the tool must stop there: 0 after --help or --version (their
@@ -84,6 +101,7 @@ inline void setup(CLI::App& app)
 inline std::optional<int> parse(CLI::App& app, int argc, char** argv)
 {
     try {
+        check_command(app, argc, argv);
         app.parse(argc, argv);
         return std::nullopt;
     } catch (const CLI::ParseError& e) {
