@@ -64,8 +64,9 @@ static void usage(FILE *out)
 	      "  --iterations N       stop after N calls (default: no limit)\n"
 	      "  --chunk-seconds S    life of one child process (default 2)\n"
 	      "  --chunk K            run chunk K of the seed only (to replay a report)\n"
-	      "  --node PATH          DRM node (default: $TEMPO_DEVICE, else the first\n"
-	      "                       render node of the tempo driver)\n"
+	      "  --device PATH        DRM node (default: $TEMPO_DEVICE, else the first\n"
+	      "                       render node of the tempo driver; --node is the\n"
+	      "                       same option's former name)\n"
 	      "  --no-exec            submit no valid-looking jobs\n"
 	      "  --no-check           skip the device check at the end\n"
 	      "  --huge-core-counts   pass multi-gigabyte counts to the syncobj ioctls\n"
@@ -96,6 +97,7 @@ static const struct opt_desc opt_descs[] = {
 	OPT("iterations", OPT_U64, iterations),
 	OPT("chunk-seconds", OPT_DOUBLE, chunk_seconds),
 	OPT("chunk", OPT_U64, only_chunk),
+	OPT("device", OPT_STRING, node),
 	OPT("node", OPT_STRING, node),
 	OPT("no-exec", OPT_FLAG, no_exec),
 	OPT("no-check", OPT_FLAG, no_check),
