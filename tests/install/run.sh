@@ -25,9 +25,9 @@
 #     tools are where they belong
 #   - tests/install/consumer/ builds with pkg-config and with CMake's
 #     find_package(tempo) against the staging tree, and runs (no device
-#     needed); the uAPI header compiles in C; the uAPI guide's programs
-#     (Documentation/examples/*.c) build with the staging tree's flags
-#     alone; the installed tools run
+#     needed); the uAPI header compiles in C; the programs of the uAPI
+#     and libtempo guides (Documentation/examples/*.c, *.cpp) build with
+#     the staging tree's flags alone; the installed tools run
 #
 # Options:
 #   --kver KVER    kernel release to build for (default scripts/kver.sh)
@@ -322,7 +322,7 @@ consumer_uapi() {
 
 # build_copy SRC COMPILE LIBS: builds a copy of SRC away from the source
 # tree (no neighbour for an #include "..."), "COMPILE -o PROGRAM COPY
-# LIBS", COMPILE and LIBS split into words. Built, not run: the guide's
+# LIBS", COMPILE and LIBS split into words. Built, not run: the guides'
 # programs need the device.
 build_copy() {
 	local copy
@@ -348,6 +348,19 @@ guide_programs() {
 	for src in Documentation/examples/*.c; do
 		[ -e "$src" ] || { echo "no program in Documentation/examples"; return 1; }
 		build_copy "$src" "gcc -Wall -Wextra -Werror $cflags" "$libs" || rc=1
+	done
+	return $rc
+}
+
+# The libtempo guide's programs, Documentation/examples/*.cpp, built as
+# it says: g++ -std=c++20 and tempo.pc's Cflags and Libs.
+libtempo_programs() {
+	local src flags rc=0
+	flags=$(pc --cflags --libs tempo) || return 1
+	echo "flags: $flags"
+	for src in Documentation/examples/*.cpp; do
+		[ -e "$src" ] || { echo "no program in Documentation/examples"; return 1; }
+		build_copy "$src" "g++ -std=c++20 -Wall -Wextra -Werror" "$flags" || rc=1
 	done
 	return $rc
 }
@@ -398,6 +411,7 @@ if [ "$do_install" = 1 ]; then
 		step "consumer builds with pkg-config and runs" consumer_pkg_config
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "the uAPI guide's programs build against the install" guide_programs
+		step "the libtempo guide's programs build against the install" libtempo_programs
 		step "consumer builds with CMake find_package(tempo) and runs" consumer_cmake
 		step "the installed tools run" installed_tools
 		step "the tools' manual pages name them" manual_pages
