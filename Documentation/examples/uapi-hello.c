@@ -3,22 +3,53 @@
  * The smallest complete use of the tempo uAPI: find the device, make a
  * buffer, map it for the GPU, write a batch, run it, wait, check.
  *
- * tempo_device_open() comes from tools/lib/tempo-uapi: it opens the render
- * node whose driver is tempo (drmGetDevices2() and DRM_IOCTL_VERSION), or
- * $TEMPO_DEVICE. Build:
- *   cc -I uapi -I tools/lib/tempo-uapi $(pkg-config --cflags libdrm) \
- *      Documentation/examples/uapi-hello.c tools/lib/tempo-uapi/device.c \
+ * It needs the uAPI header, <drm/tempo_drm.h>, and libdrm, nothing else of
+ * tempo. Build it against an installed tempo:
+ *   cc -o uapi-hello uapi-hello.c $(pkg-config --cflags tempo) \
  *      $(pkg-config --libs libdrm)
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <xf86drm.h>
 #include <drm/tempo_drm.h>
 
-#include "tempo_uapi.h"
+#define MAX_DEVICES	64	/* more DRM devices than a machine has */
+
+/* The first render node whose driver is tempo, opened, or -1. */
+static int open_tempo(void)
+{
+	drmDevicePtr devices[MAX_DEVICES];
+	int n = drmGetDevices2(0, devices, MAX_DEVICES), fd = -1;
+
+	/* It counts every device, and fills in MAX_DEVICES of them at most. */
+	if (n > MAX_DEVICES)
+		n = MAX_DEVICES;
+	for (int i = 0; i < n && fd < 0; i++) {
+		const char *node = devices[i]->nodes[DRM_NODE_RENDER];
+		drmVersionPtr version;
+
+		if (!(devices[i]->available_nodes & (1 << DRM_NODE_RENDER)))
+			continue;
+		fd = open(node, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		version = drmGetVersion(fd);
+		if (!version || strcmp(version->name, "tempo")) {
+			close(fd);
+			fd = -1;
+		}
+		drmFreeVersion(version);
+	}
+	if (n > 0)
+		drmFreeDevices(devices, n);
+	return fd;
+}
 
 int main(void)
 {
@@ -31,7 +62,7 @@ int main(void)
 	struct drm_tempo_exec exec = { 0 };
 	uint32_t *cpu, n = 0;
 	uint64_t batch, result;
-	int fd = tempo_device_open();
+	int fd = open_tempo();
 
 	if (fd < 0) {
 		fprintf(stderr, "no tempo device\n");

@@ -25,7 +25,9 @@
 #     tools are where they belong
 #   - tests/install/consumer/ builds with pkg-config and with CMake's
 #     find_package(tempo) against the staging tree, and runs (no device
-#     needed); the uAPI header compiles in C; the installed tools run
+#     needed); the uAPI header compiles in C; the programs of the uAPI
+#     and libtempo guides (Documentation/examples/*.c, *.cpp) build with
+#     the staging tree's flags alone; the installed tools run
 #
 # Options:
 #   --kver KVER    kernel release to build for (default scripts/kver.sh)
@@ -318,6 +320,51 @@ consumer_uapi() {
 	"$out/uapi"
 }
 
+# build_copy SRC COMPILE LIBS: builds a copy of SRC away from the source
+# tree (no neighbour for an #include "..."), "COMPILE -o PROGRAM COPY
+# LIBS", COMPILE and LIBS split into words. Built, not run: the guides'
+# programs need the device.
+build_copy() {
+	local copy
+	copy=$tmp/guide/$(basename "$1")
+	mkdir -p "$tmp/guide" && cp "$1" "$copy" || return 1
+	# shellcheck disable=SC2086
+	if $2 -o "${copy%.*}" "$copy" $3; then
+		echo "$1: built"
+	else
+		echo "$1: FAILED"
+		return 1
+	fi
+}
+
+# The uAPI guide's programs, Documentation/examples/*.c, as its reader
+# builds them against an installed tempo: tempo.pc's Cflags and libdrm's
+# Libs, nothing else.
+guide_programs() {
+	local src cflags libs rc=0
+	cflags=$(pc --cflags tempo) && libs=$(pc --libs libdrm) || return 1
+	echo "cflags: $cflags"
+	echo "libs: $libs"
+	for src in Documentation/examples/*.c; do
+		[ -e "$src" ] || { echo "no program in Documentation/examples"; return 1; }
+		build_copy "$src" "gcc -Wall -Wextra -Werror $cflags" "$libs" || rc=1
+	done
+	return $rc
+}
+
+# The libtempo guide's programs, Documentation/examples/*.cpp, built as
+# it says: g++ -std=c++20 and tempo.pc's Cflags and Libs.
+libtempo_programs() {
+	local src flags rc=0
+	flags=$(pc --cflags --libs tempo) || return 1
+	echo "flags: $flags"
+	for src in Documentation/examples/*.cpp; do
+		[ -e "$src" ] || { echo "no program in Documentation/examples"; return 1; }
+		build_copy "$src" "g++ -std=c++20 -Wall -Wextra -Werror" "$flags" || rc=1
+	done
+	return $rc
+}
+
 consumer_cmake() {
 	local out=$tmp/consumer-cmake
 	cmake -S tests/install/consumer -B "$out" -DCMAKE_PREFIX_PATH="$dest/usr" \
@@ -363,6 +410,8 @@ if [ "$do_install" = 1 ]; then
 		step "make install put every file in place" installed_files
 		step "consumer builds with pkg-config and runs" consumer_pkg_config
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
+		step "the uAPI guide's programs build against the install" guide_programs
+		step "the libtempo guide's programs build against the install" libtempo_programs
 		step "consumer builds with CMake find_package(tempo) and runs" consumer_cmake
 		step "the installed tools run" installed_tools
 		step "the tools' manual pages name them" manual_pages
