@@ -67,6 +67,9 @@ static int open_first_render(char *path, size_t len)
 	n = drmGetDevices2(0, devices, MAX_DEVICES);
 	if (n < 0)
 		return -ENODEV;	/* no /dev/dri at all */
+	/* The count is of all devices, even those past the array. */
+	if (n > MAX_DEVICES)
+		n = MAX_DEVICES;
 	for (i = 0; i < n; i++) {
 		const char *node = devices[i]->nodes[DRM_NODE_RENDER];
 
