@@ -26,8 +26,10 @@ packages=(
 	cpio kmod xz-utils zstd
 	# C++ library, tools and tests
 	cmake g++ pkg-config
-	# the second compiler the library and the tests build with
+	# the second compiler the library and the tests build with; the
+	# compiler cache make check keeps in /var/cache/tempo
 	clang
+	ccache
 	libdrm-dev
 	libgtest-dev googletest
 	libbenchmark-dev
