@@ -39,6 +39,7 @@ help:
 	@echo 'Variables:'
 	@echo '  KVER=$(KVER)  KDIR=$(KDIR)'
 	@echo '  BUILD=$(BUILD)  JOBS=$(JOBS)  PREFIX=$(PREFIX)  DESTDIR=$(DESTDIR)'
+	@echo '  CMAKE_ARGS=$(CMAKE_ARGS)  (more options of the first CMake configure)'
 
 deps:
 	scripts/install-deps.sh
@@ -49,7 +50,7 @@ modules:
 # A configure that failed leaves CMakeCache.txt without a build system:
 # configure again until the build system exists.
 $(CMAKE_BUILD)/Makefile:
-	cmake -S . -B $(CMAKE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(CMAKE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_ARGS)
 
 lib tools: $(CMAKE_BUILD)/Makefile
 	cmake --build $(CMAKE_BUILD) -j $(JOBS)

@@ -93,7 +93,7 @@ fi
 
 section "library, tools and their tests (make tools)"
 if [ -f CMakeLists.txt ]; then
-	$make tools || fail_step "make tools"
+	$make tools CMAKE_ARGS=-DTEMPO_BUILD_UAPI_TESTS=ON || fail_step "make tools"
 else
 	skip_step "no CMakeLists.txt"
 fi
@@ -104,7 +104,7 @@ fi
 clang_ok=0
 section "library, tools and tests with clang (build/clang)"
 if command -v clang++ >/dev/null; then
-	if CC=clang CXX=clang++ cmake -S . -B build/clang -DTEMPO_BUILD_TOOLS=ON \
+	if CC=clang CXX=clang++ cmake -S . -B build/clang -DTEMPO_BUILD_TOOLS=ON -DTEMPO_BUILD_UAPI_TESTS=ON \
 		-DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=-O0 -DCMAKE_CXX_FLAGS=-O0 >/dev/null &&
 	   cmake --build build/clang -j "$(nproc)" &&
 	   ctest --test-dir build/clang --output-on-failure | tail -n 3; then

@@ -11,7 +11,8 @@
 # Steps:
 #   - dkms.conf and CMakeLists.txt agree on the version
 #   - a failed CMake configure does not stick; make help names every
-#     target
+#     target; user space configures without the kernel source tarball
+#     (the uAPI tests left out), and fails when asked for those tests
 #   - dkms add/build/install for the kernel under test, with every DKMS
 #     tree (source, build, install) in a temporary directory: the module
 #     builds, the compat header (tempo_compat_gen.h) is generated in the
@@ -156,6 +157,29 @@ help_names_every_target() {
 	return "$missing"
 }
 step "make help names every target" help_names_every_target
+
+# Without the kernel source tarball (only the uAPI tests need it, for the
+# kselftest harness) user space configures, leaving the uAPI tests out
+# with a warning; asked for them (TEMPO_BUILD_UAPI_TESTS=ON, as make check
+# does) the configure fails and says why.
+configure_without_kernel_source() {
+	local b=$tmp/no-kernel-source out
+	local env=(env LINUX_SOURCE_TARBALL=/nonexistent/linux-source.tar.xz
+		LINUX_SOURCE_OUT="$tmp/no-linux-source")
+
+	out=$("${env[@]}" cmake -S . -B "$b" 2>&1) || { echo "$out"; return 1; }
+	grep -q "the uAPI tests are not built" <<<"$out" ||
+		{ echo "$out"; echo "no warning"; return 1; }
+	! grep -rqs "uapi_exec" "$b/Makefile" "$b/tests" ||
+		{ echo "the uAPI tests are still configured"; return 1; }
+	rm -rf "$b"
+	if out=$("${env[@]}" cmake -S . -B "$b" -DTEMPO_BUILD_UAPI_TESTS=ON 2>&1); then
+		echo "$out"; echo "configured with TEMPO_BUILD_UAPI_TESTS=ON"; return 1
+	fi
+	grep -q "the uAPI tests need the kernel source tarball" <<<"$out" ||
+		{ echo "$out"; return 1; }
+}
+step "user space configures without the kernel source tarball" configure_without_kernel_source
 
 # --- DKMS -------------------------------------------------------------------
 # Everything DKMS writes goes below $tmp; the signing key too (DKMS makes
