@@ -4,6 +4,7 @@
  * tracefs instance of their own, along drm_sched's gpu_scheduler events.
  * Root only.
  */
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "tempo_test.h"
@@ -343,6 +344,199 @@ TEST_F(trace, a_priority_change_walks_only_the_rings_holding_its_jobs)
 	for (uint32_t s = 0; s < n; s++)
 		tempo_fence_expect(_metadata, last[s], 1, TEMPO_WAIT_MS);
 	tempo_env_fini(&other);
+}
+
+/* A gang context on compute 0 and 1 (width 2, no siblings). */
+static int gang_ctx(int fd, uint32_t *id)
+{
+	struct drm_tempo_engine engines[] = {
+		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0 },
+		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1 },
+	};
+	struct drm_tempo_engine slots[] = {
+		{ 0, DRM_TEMPO_ENGINE_INSTANCE_NONE },
+	};
+	struct drm_tempo_ctx_ext_parallel ext = {
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.width = 2,
+		.num_siblings = 1,
+		.engines = (uint64_t)(uintptr_t)engines,
+	};
+	struct drm_tempo_ctx_create c = {
+		.extensions = (uint64_t)(uintptr_t)&ext,
+		.num_slots = 1,
+		.slots = (uint64_t)(uintptr_t)slots,
+	};
+	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
+
+	*id = c.ctx_id;
+	return ret;
+}
+
+/*
+ * Between two flips: a flip that lands between a job's creation and its
+ * push is what the test needs, and two of them undo each other. With
+ * 100 us, a module that read the priority outside the lock placed 13 to
+ * 62 of 200 gangs on the other priority's HQD, in each of five runs.
+ */
+#define FLIP_US	100
+
+struct flipper {
+	int fd;
+	uint32_t ctx;
+	bool stop;
+	unsigned int flips;
+};
+
+/* Run the calling thread on CPU @cpu alone, when there is such a CPU. */
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Flip the context between HIGH and NORMAL until told to stop, on a CPU
+ * of its own: every exec of the other thread then runs beside flips.
+ */
+static void *flip(void *arg)
+{
+	struct flipper *f = arg;
+
+	pin_to(1);
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		if (tempo_ctx_set_priority(f->fd, f->ctx, f->flips & 1 ?
+					   DRM_TEMPO_PRIORITY_NORMAL :
+					   DRM_TEMPO_PRIORITY_HIGH))
+			break;
+		f->flips++;
+		usleep(FLIP_US);
+	}
+	return NULL;
+}
+
+/* The queue of the first tempo_job_run at or after @text, or -1. */
+static int run_queue(const char *text)
+{
+	char queue[16];
+
+	field_of(text, "tempo_job_run: ", " queue=", queue, sizeof(queue));
+	return queue[0] ? atoi(queue + strlen("queue=")) : -1;
+}
+
+/*
+ * The priority the tempo_job_queued line at @line traced, and the queue
+ * the job ran on (its tempo_job_run in @text), or -1 when it has none.
+ */
+static int queued_and_run(const char *text, const char *line, int *prio)
+{
+	char fence[64], key[96], buf[256];
+	const char *run;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(line, "\n"), line);
+	*prio = atoi(strrchr(buf, ' ') + 1);
+	fence_of(line, "tempo_job_queued: ", fence, sizeof(fence));
+	snprintf(key, sizeof(key), "tempo_job_run: %s ", fence);
+	run = strstr(text, key);
+	return fence[0] && run ? run_queue(run) : -1;
+}
+
+#define GANGS	200
+
+/*
+ * A gang goes to the gang HQD of the priority its context has when it is
+ * pushed, the one read under the context's lock and traced with it: a
+ * thread flips the context between HIGH and NORMAL while gangs, each
+ * waiting for 64 signalled syncobjs (a longer exec between the job's
+ * creation and its push), run one after the other. Every gang traced at
+ * HIGH ran on the HQD of a calm HIGH gang, every gang traced at NORMAL on
+ * that of a calm NORMAL one.
+ */
+TEST_F_TIMEOUT(trace, a_gang_runs_on_the_hqd_of_the_priority_it_was_queued_at,
+	       300)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_sync in[64];
+	struct flipper f = { .fd = e->fd };
+	uint32_t syncobj, ctx;
+	int q_high, q_normal, high = 0, normal = 0, wrong = 0;
+	uint64_t batches[2];
+	pthread_t thread;
+	char *text, *line;
+	int fd;
+
+	TEMPO_NEED_NICE();
+	if (tempo_count_class(e->engines, DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 2)
+		SKIP(return, "needs 2 compute engines");
+	ASSERT_EQ(0, gang_ctx(e->fd, &ctx));
+	ASSERT_EQ(0, drmSyncobjCreate(e->fd, DRM_SYNCOBJ_CREATE_SIGNALED,
+				      &syncobj));
+	for (int i = 0; i < 64; i++)
+		in[i] = (struct drm_tempo_sync){ .handle = syncobj };
+	batches[0] = tempo_mark_batch(e, 0, TEMPO_NO_MARK, 0);
+	batches[1] = tempo_mark_batch(e, 64, TEMPO_NO_MARK, 0);
+	/* Only the jobs' events: the flips' would fill the buffer. */
+	ASSERT_TRUE(write_file(self->inst, "events/enable", "0"));
+	ASSERT_TRUE(write_file(self->inst,
+			       "events/tempo/tempo_job_queued/enable", "1"));
+	ASSERT_TRUE(write_file(self->inst, "events/tempo/tempo_job_run/enable",
+			       "1"));
+
+	/* The gang HQD of each priority, while nothing flips. */
+	for (int p = 0; p < 2; p++) {
+		ASSERT_EQ(0, tempo_ctx_set_priority(e->fd, ctx, p ?
+						    DRM_TEMPO_PRIORITY_HIGH :
+						    DRM_TEMPO_PRIORITY_NORMAL));
+		ASSERT_TRUE(write_file(self->inst, "trace", ""));
+		ASSERT_EQ(0, tempo_exec_gang(e->fd, ctx, 0, batches, 2, in,
+					     64, &fd));
+		tempo_fence_expect(_metadata, fd, 1, TEMPO_WAIT_MS);
+		text = trace_text(self->inst);
+		ASSERT_NE(NULL, text);
+		*(p ? &q_high : &q_normal) = run_queue(text);
+		free(text);
+	}
+	ASSERT_LE(0, q_high);
+	ASSERT_LE(0, q_normal);
+	ASSERT_NE(q_high, q_normal);
+
+	ASSERT_TRUE(write_file(self->inst, "trace", ""));
+	f.ctx = ctx;
+	pin_to(0);
+	ASSERT_EQ(0, pthread_create(&thread, NULL, flip, &f));
+	for (int g = 0; g < GANGS; g++) {
+		ASSERT_EQ(0, tempo_exec_gang(e->fd, ctx, 0, batches, 2, in,
+					     64, &fd));
+		tempo_fence_expect(_metadata, fd, 1, TEMPO_WAIT_MS);
+	}
+	__atomic_store_n(&f.stop, true, __ATOMIC_RELEASE);
+	pthread_join(thread, NULL);
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	for (line = strstr(text, "tempo_job_queued: "); line;
+	     line = strstr(line + 1, "tempo_job_queued: ")) {
+		int prio, q = queued_and_run(text, line, &prio);
+
+		if (q < 0)
+			continue;
+		if (prio >= DRM_TEMPO_PRIORITY_HIGH)
+			high++;
+		else
+			normal++;
+		if (q != (prio >= DRM_TEMPO_PRIORITY_HIGH ? q_high : q_normal))
+			wrong++;
+	}
+	free(text);
+	TH_LOG("%u flips; %d gangs traced at HIGH, %d at NORMAL, %d on the other priority's HQD",
+	       f.flips, high, normal, wrong);
+	ASSERT_EQ(0, wrong);
+	ASSERT_LT(0, high);
+	ASSERT_LT(0, normal);
+	drmSyncobjDestroy(e->fd, syncobj);
 }
 
 TEST_HARNESS_MAIN
