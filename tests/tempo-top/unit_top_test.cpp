@@ -270,7 +270,7 @@ TEST(TopView, NewClientHasNoRateYetAndContextsGroup)
     auto b = sample_at(2s, hqds_old, 900);
     b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
                                 "7 42 1 low low 0 2\n"
-                                "7 42 2 high normal 0 3\n"
+                                "7 42 2 high high 0 3\n"
                                 "8 43 1 very-high very-high 0 9\n");
     const auto v = compute_view(a, b);
     ASSERT_EQ(v.clients.size(), 1U);
@@ -283,12 +283,38 @@ TEST(TopView, NewClientHasNoRateYetAndContextsGroup)
     // As the kernel prints them: uAPI numbers.
     b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
                                 "7 42 1 -512 -512 0 2\n"
-                                "7 42 2 512 0 1 0\n");
+                                "7 42 2 512 512 1 0\n");
     const auto n = compute_view(a, b);
     EXPECT_EQ(n.clients[0].contexts->max_priority, "high");
     EXPECT_EQ(n.clients[0].contexts->banned, 1U);
     EXPECT_EQ(priority_name("1023"), "very-high");
     EXPECT_EQ(priority_name("7"), "7");
+}
+
+TEST(TopView, MaxPriorityIsTheOneInForce)
+{
+    const auto a = sample_at(1s, hqds_old, 0);
+    auto b = sample_at(2s, hqds_old, 0);
+    // A compositor's normal context raised to high by DRM_IOCTL_TEMPO_SCHED,
+    // as the kernel prints it: its own priority, then the one in force.
+    b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                "7 42 1 0 512 0 0\n"
+                                "7 42 2 -512 -512 0 0\n");
+    EXPECT_EQ(compute_view(a, b).clients[0].contexts->max_priority, "high");
+
+    // An override may lower it too: own high, in force low.
+    b.contexts = parse_contexts("client pid ctx priority effective banned in_flight\n"
+                                "7 42 1 512 -512 0 0\n"
+                                "7 42 2 -1023 -1023 0 0\n");
+    EXPECT_EQ(compute_view(a, b).clients[0].contexts->max_priority, "low");
+    std::ostringstream json;
+    write_json(compute_view(a, b), json, 1000);
+    EXPECT_EQ(nlohmann::json::parse(json.str())["clients"][0]["contexts"]["max_priority"], "low");
+
+    // A kernel without the effective column: the context's own priority.
+    b.contexts = parse_contexts("client pid ctx priority banned in_flight\n"
+                                "7 42 1 512 0 0\n");
+    EXPECT_EQ(compute_view(a, b).clients[0].contexts->max_priority, "high");
 }
 
 TEST(TopView, BusyIsClamped)

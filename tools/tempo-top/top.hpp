@@ -255,8 +255,8 @@ struct ContextRow {
     std::uint64_t client{0};
     std::uint64_t pid{0};
     std::uint64_t ctx{0};
-    std::string priority;  ///< as printed: a name or a number
-    std::string effective; ///< as printed
+    std::string priority;  ///< its own, as printed: a name or a number
+    std::string effective; ///< in force (overrides applied), as printed; empty if not printed
     bool banned{false};
     std::uint64_t in_flight{0};
 };
@@ -523,6 +523,7 @@ struct ClassUsage {
 
 struct ClientContexts {
     std::uint64_t count{0};
+    /// The highest priority in force of its contexts, by name when known.
     std::string max_priority;
     std::uint64_t in_flight{0};
     std::uint64_t banned{0};
@@ -634,7 +635,16 @@ class_usage(const Client& c, const Client* old, double interval_ns)
     return classes;
 }
 
-/// The contexts of client @id: how many, the highest priority, jobs in flight.
+/// The priority @ctx runs at: its effective one (after the overrides of
+/// DRM_IOCTL_TEMPO_SCHED, on its own or on its file), else, from a kernel
+/// without that column, its own.
+inline const std::string& priority_in_force(const ContextRow& ctx)
+{
+    return ctx.effective.empty() ? ctx.priority : ctx.effective;
+}
+
+/// The contexts of client @id: how many, the highest priority in force,
+/// jobs in flight.
 inline ClientContexts client_contexts(const std::vector<ContextRow>& contexts, std::uint64_t id)
 {
     ClientContexts cc;
@@ -645,9 +655,10 @@ inline ClientContexts client_contexts(const std::vector<ContextRow>& contexts, s
         cc.count++;
         cc.in_flight += ctx.in_flight;
         cc.banned += ctx.banned ? 1 : 0;
-        const auto p = priority_value(ctx.priority);
+        const auto& text = priority_in_force(ctx);
+        const auto p = priority_value(text);
         if (cc.max_priority.empty() || (p && (!best || *p > *best))) {
-            cc.max_priority = priority_name(ctx.priority);
+            cc.max_priority = priority_name(text);
             best = p;
         }
     }
