@@ -17,6 +17,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "temp_dir.hpp"
@@ -202,6 +203,118 @@ TEST(TopDebugfs, FindsTheTempoMinor)
     EXPECT_EQ(find_debugfs(d.path() / "dri"), d.path() / "dri" / "1");
     EXPECT_EQ(find_debugfs(d.path() / "dri" / "1"), d.path() / "dri" / "1");
     EXPECT_FALSE(find_debugfs(d.path() / "dri" / "0").has_value());
+}
+
+/// A fake /dev/dri node @name whose sysfs device is @device.
+void add_node(const TempDir& d, const std::string& name, const std::string& device)
+{
+    d.write("dev/dri/" + name, "");
+    fs::create_directories(d.path() / "sys/class/drm" / name);
+    fs::create_directory_symlink("../../../devices/" + device,
+                                 d.path() / "sys/class/drm" / name / "device");
+}
+
+Sources fake_sources(const TempDir& d)
+{
+    return {.debugfs = d.path() / "debug",
+            .proc = d.path() / "proc",
+            .dev = d.path() / "dev/dri",
+            .sys = d.path() / "sys"};
+}
+
+TEST(TopDebugfs, WhyNoModule)
+{
+    TempDir d;
+    const auto src = fake_sources(d);
+    d.write("debug/dri/0/name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n");
+    // No /dev/dri at all, then only another driver's nodes.
+    EXPECT_EQ(has_tempo_node(src.dev, src.sys / "class/drm"), false);
+    EXPECT_EQ(debugfs_problem(src),
+              "tempo module not loaded (no tempo node in " + src.dev.string() + ")");
+    add_node(d, "card0", "pci0000:00/0000:00:02.0");
+    add_node(d, "renderD128", "pci0000:00/0000:00:02.0");
+    EXPECT_EQ(has_tempo_node(src.dev, src.sys / "class/drm"), false);
+    EXPECT_EQ(debugfs_problem(src),
+              "tempo module not loaded (no tempo node in " + src.dev.string() + ")");
+    d.write("sys/module/tempo/refcnt", "0\n");
+    EXPECT_EQ(debugfs_problem(src),
+              "tempo module loaded, but no tempo node in " + src.dev.string());
+
+    // The sample says why, and so do the frame and the JSON.
+    const auto s = take_sample(src, 1s);
+    EXPECT_FALSE(s.debugfs.has_value());
+    EXPECT_EQ(s.debugfs_problem, debugfs_problem(src));
+    const auto v = compute_view(s, s);
+    EXPECT_EQ(render(v, 0)[0].find("tempo-top - no device data: tempo module loaded"), 0U)
+        << render(v, 0)[0];
+    std::ostringstream json;
+    write_json(v, json, 1000);
+    EXPECT_EQ(nlohmann::json::parse(json.str())["debugfs_error"], debugfs_problem(src));
+}
+
+/// debugfs_problem(@src) as a user the debugfs directory (0700, as
+/// /sys/kernel/debug is root's) keeps out: nobody when this is root, else
+/// this user, the directory's permissions taken away meanwhile.
+std::string problem_as_other_user(const Sources& src)
+{
+    if (::geteuid() != 0) {
+        fs::permissions(src.debugfs, fs::perms::none);
+        auto problem = debugfs_problem(src);
+        fs::permissions(src.debugfs, fs::perms::owner_all);
+        return problem;
+    }
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return "pipe failed";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+            ::_exit(1);
+        const auto problem = debugfs_problem(src);
+        const bool written =
+            ::write(fds[1], problem.data(), problem.size()) == static_cast<ssize_t>(problem.size());
+        ::_exit(written ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string out;
+    char buf[256];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof(buf))) > 0;)
+        out.append(buf, static_cast<std::size_t>(n));
+    ::close(fds[0]);
+    ::waitpid(pid, nullptr, 0);
+    return out;
+}
+
+TEST(TopDebugfs, WhyNoDebugfs)
+{
+    TempDir d;
+    const auto src = fake_sources(d);
+    add_node(d, "card0", "pci0000:00/0000:00:02.0");
+    add_node(d, "card1", "platform/tempo");
+    add_node(d, "renderD129", "platform/tempo");
+    d.write("dev/dri/by-path/platform-tempo-card", "");
+    EXPECT_EQ(has_tempo_node(src.dev, src.sys / "class/drm"), true);
+
+    EXPECT_EQ(debugfs_problem(src), src.debugfs.string() + ": No such file or directory");
+    fs::create_directories(src.debugfs); // what /sys/kernel/debug is, unmounted
+    EXPECT_EQ(debugfs_problem(src), "debugfs not mounted on " + src.debugfs.string());
+    d.write("debug/dri/0/name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n");
+    EXPECT_EQ(debugfs_problem(src), "no tempo directory below " + src.debugfs.string());
+
+    EXPECT_EQ(dir_error("/sys/kernel/debug", std::make_error_code(std::errc::permission_denied)),
+              "/sys/kernel/debug: permission denied (debugfs is root's)");
+    // debugfs is root's (0700): what another user reads.
+    fs::permissions(d.path(), fs::perms::others_read | fs::perms::others_exec,
+                    fs::perm_options::add);
+    fs::permissions(src.debugfs, fs::perms::owner_all);
+    EXPECT_EQ(problem_as_other_user(src),
+              src.debugfs.string() + ": permission denied (debugfs is root's)");
+
+    // No sysfs to tell: the debugfs directory's own error.
+    fs::remove_all(d.path() / "sys");
+    EXPECT_FALSE(has_tempo_node(src.dev, src.sys / "class/drm").has_value());
+    EXPECT_EQ(debugfs_problem(src), "no tempo directory below " + src.debugfs.string());
 }
 
 Sample sample_at(std::chrono::nanoseconds t, std::string_view hqds, std::uint64_t compute_ns)
@@ -390,8 +503,8 @@ TEST(TopOutput, JsonKeysInTheirDocumentedOrder)
     write_json(compute_view(a, b), out, 500);
     const auto text = out.str();
     std::size_t at = 0;
-    for (const char* key : {"interval_ms", "measured_interval_s", "debugfs", "engines", "cus",
-                            "clients", "contexts"}) {
+    for (const char* key : {"interval_ms", "measured_interval_s", "debugfs", "debugfs_error",
+                            "engines", "cus", "clients", "contexts"}) {
         const auto next = text.find(std::string{"\n  \""} + key + "\": ", at);
         ASSERT_NE(next, std::string::npos) << key << " after " << at << " in " << text;
         at = next;
@@ -405,6 +518,7 @@ TEST(TopOutput, JsonWithoutDebugfs)
     b.time = 2s;
     const auto j = json_of(compute_view(a, b), 1000);
     EXPECT_TRUE(j["debugfs"].is_null()) << j;
+    EXPECT_TRUE(j["debugfs_error"].is_null()) << j; // no reason known
     EXPECT_TRUE(j["cus"].is_null()) << j;
     EXPECT_TRUE(j["contexts"].is_null()) << j;
     EXPECT_EQ(j["engines"], nlohmann::json::array()) << j;

@@ -84,8 +84,7 @@ int run_json(const Options& o)
     std::this_thread::sleep_for(interval(o));
     const auto s1 = top::take_sample(o.sources);
     if (!s1.debugfs)
-        std::cerr << "tempo-top: no tempo debugfs directory below " << o.sources.debugfs.string()
-                  << " (mounted? root?)\n";
+        std::cerr << "tempo-top: no device data: " << s1.debugfs_problem << "\n";
     top::write_json(top::compute_view(s0, s1), std::cout, o.interval_ms);
     std::cout.flush();
     return std::cout ? 0 : 1;

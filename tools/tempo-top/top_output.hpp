@@ -123,6 +123,8 @@ inline Json view_json(const View& v, std::uint64_t interval_ms)
     return {{"interval_ms", interval_ms},
             {"measured_interval_s", tooling::number(v.interval_s)},
             {"debugfs", v.debugfs ? Json(v.debugfs->string()) : Json(nullptr)},
+            {"debugfs_error",
+             v.debugfs || v.debugfs_problem.empty() ? Json(nullptr) : Json(v.debugfs_problem)},
             {"engines", std::move(engines)},
             {"cus", v.cus ? cus_json(*v.cus) : Json(nullptr)},
             {"clients", std::move(clients)},
@@ -264,8 +266,8 @@ inline std::string client_line(const ClientView& c)
 inline std::vector<std::string> render(const View& v, std::size_t width)
 {
     Frame f{.width = width, .bar_width = width == 0 || width >= 100 ? 30U : 16U, .lines = {}};
-    f.add(format("tempo-top - %s, interval %.2f s",
-                 v.debugfs ? v.debugfs->string().c_str() : "no debugfs (not root?)", v.interval_s));
+    const auto source = v.debugfs ? v.debugfs->string() : "no device data: " + v.debugfs_problem;
+    f.add(format("tempo-top - %s, interval %.2f s", source.c_str(), v.interval_s));
     if (v.cus)
         render_cus(f, *v.cus);
     f.add("");
