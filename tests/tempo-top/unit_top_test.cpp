@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -581,6 +582,46 @@ TEST(TopTool, JsonOverFakeTree)
     EXPECT_EQ(j["clients"][0]["pid"], 55);
     EXPECT_TRUE(j["contexts"].is_null()) << j;
     EXPECT_EQ(j["cus"]["sequencer"], "priority");
+}
+
+/// The lines tempo-top @args prints over a fake tree with one client.
+std::vector<std::string> tool_lines(const TempDir& d, const std::string& args)
+{
+    d.write("debug/dri/0/name", "tempo dev=tempo unique=tempo\n");
+    d.write("debug/dri/0/hqds", hqds_busy(0, 0, 0, 0));
+    d.write("proc/55/comm", "fake\n");
+    d.write("proc/55/fdinfo/3", fdinfo(3, 0));
+    const auto out = d.path() / "out.txt";
+    const std::string cmd = std::string{TEMPO_TOP_PATH} + " " + args + " --debugfs " +
+                            (d.path() / "debug").string() + " --proc " +
+                            (d.path() / "proc").string() + " >" + out.string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(out);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+TEST(TopTool, JsonLinesWithN)
+{
+    TempDir d;
+    const auto lines = tool_lines(d, "--json -n 3 --interval 20");
+    ASSERT_EQ(lines.size(), 3U);
+    for (const auto& line : lines) {
+        const auto j = nlohmann::json::parse(line);
+        EXPECT_EQ(j["interval_ms"], 20) << line;
+        EXPECT_EQ(j["engines"].size(), 2U) << line;
+        EXPECT_EQ(j["clients"][0]["comm"], "fake") << line;
+        EXPECT_GT(j["measured_interval_s"].get<double>(), 0.0) << line;
+    }
+    // -n 1 and --once: one document, on one line as well.
+    EXPECT_EQ(tool_lines(d, "--json -n 1 --interval 20").size(), 1U);
+    const auto once = tool_lines(d, "--json --once --interval 20");
+    ASSERT_EQ(once.size(), 1U);
+    EXPECT_EQ(nlohmann::json::parse(once[0])["clients"].size(), 1U);
+    // Without -n: one document, indented.
+    EXPECT_GT(tool_lines(d, "--json --interval 20").size(), 1U);
 }
 
 TEST(TopTool, HelpAndUsageErrors)

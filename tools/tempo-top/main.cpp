@@ -4,7 +4,7 @@
  *
  * tempo-top: a live view of the tempo device (engines and their hardware
  * queues, the compute-unit pool) and of its clients (engine time, memory,
- * contexts), refreshed in place on a terminal, or one JSON snapshot.
+ * contexts), refreshed in place on a terminal, or JSON snapshots.
  */
 #include <algorithm>
 #include <cerrno>
@@ -63,8 +63,13 @@ void add_options(CLI::App& app, Options& o)
         ->type_name("MS");
     app.add_flag_callback(
         "--once", [&o] { o.frames = 1; }, "print one frame and exit (same as -n 1)");
-    tooling::add_count(app, "-n", o.frames, "print N frames and exit", 1);
-    app.add_flag("--json", o.json, "print one JSON snapshot, measured over one interval");
+    tooling::add_count(app, "-n", o.frames,
+                       "print N frames and exit; with --json, N snapshots,\n"
+                       "one JSON document a line",
+                       1);
+    app.add_flag("--json", o.json,
+                 "print one JSON snapshot, measured over one interval\n"
+                 "(with -n N, N of them)");
     app.add_option("--debugfs", o.sources.debugfs,
                    "the debugfs mount, the dri directory or the device's\n"
                    "own directory (default /sys/kernel/debug)")
@@ -78,37 +83,49 @@ std::chrono::milliseconds interval(const Options& o)
     return std::chrono::milliseconds(o.interval_ms);
 }
 
-int run_json(const Options& o)
-{
-    const auto s0 = top::take_sample(o.sources);
-    std::this_thread::sleep_for(interval(o));
-    const auto s1 = top::take_sample(o.sources);
-    if (!s1.debugfs)
-        std::cerr << "tempo-top: no device data: " << s1.debugfs_problem << "\n";
-    top::write_json(top::compute_view(s0, s1), std::cout, o.interval_ms);
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-}
-
-/// Frames one after the other, without escape sequences (stdout is no tty).
-int run_plain(const Options& o)
+/// Calls @print(view, i) with the view of each interval, @frames of them
+/// (0: until killed), flushing standard output after each; 1 once it
+/// cannot be written.
+template <typename Print>
+int each_interval(const Options& o, std::uint64_t frames, Print&& print)
 {
     auto before = top::take_sample(o.sources);
     auto next = Clock::now();
-    for (std::uint64_t i = 0; !o.frames || i < o.frames; i++) {
+    for (std::uint64_t i = 0; !frames || i < frames; i++) {
         next += interval(o);
         std::this_thread::sleep_until(next);
         auto now = top::take_sample(o.sources);
-        if (i)
-            std::cout << "\n";
-        for (const auto& line : top::render(top::compute_view(before, now), 0))
-            std::cout << line << "\n";
+        print(top::compute_view(before, now), i);
         std::cout.flush();
         if (!std::cout)
             return 1;
         before = std::move(now);
     }
     return 0;
+}
+
+/// --json: one document; with -n, that many, one a line (JSON Lines).
+int run_json(const Options& o)
+{
+    return each_interval(o, o.frames ? o.frames : 1, [&o](const top::View& v, std::uint64_t i) {
+        if (!v.debugfs && i == 0)
+            std::cerr << "tempo-top: no device data: " << v.debugfs_problem << "\n";
+        if (o.frames)
+            top::write_json_line(v, std::cout, o.interval_ms);
+        else
+            top::write_json(v, std::cout, o.interval_ms);
+    });
+}
+
+/// Frames one after the other, without escape sequences (stdout is no tty).
+int run_plain(const Options& o)
+{
+    return each_interval(o, o.frames, [](const top::View& v, std::uint64_t i) {
+        if (i)
+            std::cout << "\n";
+        for (const auto& line : top::render(v, 0))
+            std::cout << line << "\n";
+    });
 }
 
 /// The view refreshed in place on the terminal, until quit or -n frames.

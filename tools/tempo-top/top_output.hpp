@@ -131,9 +131,16 @@ inline Json view_json(const View& v, std::uint64_t interval_ms)
             {"contexts", std::move(contexts)}};
 }
 
+/// @v as --json prints it alone: one document, indented.
 inline void write_json(const View& v, std::ostream& out, std::uint64_t interval_ms)
 {
     tooling::print(view_json(v, interval_ms), out);
+}
+
+/// @v as --json -n prints each sample: one document on one line (JSON Lines).
+inline void write_json_line(const View& v, std::ostream& out, std::uint64_t interval_ms)
+{
+    out << view_json(v, interval_ms).dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
 // ---------------------------------------------------------------------------
