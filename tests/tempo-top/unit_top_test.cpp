@@ -7,6 +7,7 @@
  * text frame.
  * No device needed.
  */
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "temp_dir.hpp"
+#include "terminal.hpp"
 #include "top.hpp"
 #include "top_output.hpp"
 
@@ -555,6 +559,146 @@ TEST(TopOutput, TextFrame)
     EXPECT_NE(all.find("6/8 busy"), std::string::npos) << all;
     for (const auto& l : render(compute_view(a, b), 40))
         EXPECT_LE(l.size(), 40U);
+}
+
+/// "hqds" of the module's default topology: 1 GFX and 2 COPY engines of 2
+/// queues, 4 COMPUTE engines of 4.
+std::string hqds_default()
+{
+    std::string text = "engine queue pipe_prio queue_prio active running preempted rptr wptr "
+                       "done preemptions busy_ns\n";
+    const std::pair<std::string, unsigned> engines[] = {
+        {"gfx0", 2},     {"compute0", 4}, {"compute1", 4}, {"compute2", 4},
+        {"compute3", 4}, {"copy0", 2},    {"copy1", 2}};
+    for (const auto& [name, queues] : engines)
+        for (unsigned q = 0; q < queues; q++)
+            text += name + " " + std::to_string(q) + " 1 8 1 0 0 0 0 0 0 0\n";
+    return text;
+}
+
+/// A view of the default topology with @clients clients, pids 1001...
+View default_view(std::size_t clients)
+{
+    auto s = sample_at(1s, hqds_default(), 0);
+    s.clients.clear();
+    for (std::size_t i = 0; i < clients; i++) {
+        Client c;
+        c.info = *parse_fdinfo(fdinfo(i + 1, 0));
+        c.pid = 1001 + i;
+        c.comm = "client" + std::to_string(i);
+        s.clients.emplace(i + 1, c);
+    }
+    return compute_view(s, s);
+}
+
+std::size_t count_lines(const std::vector<std::string>& frame, std::string_view part)
+{
+    return static_cast<std::size_t>(std::count_if(frame.begin(), frame.end(), [&](const auto& l) {
+        return l.find(part) != std::string::npos;
+    }));
+}
+
+/// The client lines of @frame: those of pids 1001...
+std::size_t count_clients(const std::vector<std::string>& frame)
+{
+    return static_cast<std::size_t>(std::count_if(
+        frame.begin(), frame.end(), [](const auto& l) { return l.starts_with("   10"); }));
+}
+
+Layout terminal_of(std::size_t rows)
+{
+    // The last row is the keys'.
+    return {.width = 120, .rows = rows - 1, .queues = std::nullopt, .scroll = 0};
+}
+
+TEST(TopLayout, ClientsOnA40RowTerminal)
+{
+    const auto v = default_view(10);
+    ASSERT_EQ(v.engines.size(), 7U);
+    const auto l = terminal_of(40);
+    EXPECT_FALSE(queues_shown(v, l));
+    const auto frame = render(v, l);
+    EXPECT_LE(frame.size(), 39U);
+    EXPECT_EQ(count_lines(frame, "  queue "), 0U);
+    EXPECT_EQ(count_clients(frame), 10U) << ::testing::PrintToString(frame);
+    EXPECT_EQ(count_lines(frame, "compute3"), 1U);
+
+    // Shown anyway (the 1 key): the first clients, and which they are.
+    auto shown = l;
+    shown.queues = true;
+    const auto tall = render(v, shown);
+    EXPECT_EQ(tall.size(), 39U);
+    EXPECT_EQ(count_lines(tall, "  queue "), 22U);
+    EXPECT_EQ(count_clients(tall), 2U);
+    EXPECT_EQ(tall.back().find("  clients 1-2 of 10 "), 0U) << tall.back();
+
+    // A tall terminal shows them; without a terminal, everything.
+    EXPECT_TRUE(queues_shown(v, terminal_of(80)));
+    EXPECT_EQ(count_lines(render(v, terminal_of(80)), "  queue "), 22U);
+    EXPECT_EQ(count_lines(render(v, 0), "  queue "), 22U);
+    EXPECT_EQ(count_clients(render(v, 0)), 10U);
+}
+
+TEST(TopLayout, ClientsScroll)
+{
+    const auto v = default_view(50);
+    auto l = terminal_of(40);
+    // 39 rows: 14 above the clients, 24 clients and the line that says which.
+    EXPECT_EQ(client_rows(v, l), 25U);
+    EXPECT_EQ(max_scroll(v, l), 26U);
+    auto frame = render(v, l);
+    EXPECT_EQ(frame.size(), 39U);
+    EXPECT_NE(frame[14].find(" client0 "), std::string::npos) << frame[14];
+    EXPECT_EQ(frame.back().find("  clients 1-24 of 50 "), 0U) << frame.back();
+
+    apply_key(l, v, Key::Down);
+    apply_key(l, v, Key::PageDown);
+    EXPECT_EQ(l.scroll, 25U);
+    frame = render(v, l);
+    EXPECT_NE(frame[14].find(" client25 "), std::string::npos) << frame[14];
+    apply_key(l, v, Key::PageDown);
+    EXPECT_EQ(l.scroll, 26U); // the last client at the bottom
+    EXPECT_EQ(render(v, l).back().find("  clients 27-50 of 50 "), 0U);
+    apply_key(l, v, Key::Home);
+    apply_key(l, v, Key::Up);
+    EXPECT_EQ(l.scroll, 0U);
+    apply_key(l, v, Key::End);
+    EXPECT_EQ(l.scroll, 26U);
+    apply_key(l, v, Key::PageUp);
+    EXPECT_EQ(l.scroll, 2U);
+
+    // Folding and showing the queues.
+    apply_key(l, v, Key::Queues);
+    EXPECT_EQ(l.queues, true);
+    EXPECT_EQ(l.scroll, 2U);
+    EXPECT_EQ(render(v, l).size(), 39U);
+    apply_key(l, v, Key::Queues);
+    EXPECT_EQ(l.queues, false);
+    auto tall = terminal_of(200);
+    tall.queues = false; // the key's choice holds on any terminal
+    EXPECT_FALSE(queues_shown(v, tall));
+}
+
+TEST(TopLayout, Keys)
+{
+    using enum Key;
+    EXPECT_EQ(decode_keys("q"), std::vector<Key>{Quit});
+    EXPECT_EQ(decode_keys("\x03"), std::vector<Key>{Quit});
+    EXPECT_EQ(decode_keys("\x1b[A\x1b[6~1j\x1bOB\x1b[5~k"),
+              (std::vector<Key>{Up, PageDown, Queues, Down, Down, PageUp, Up}));
+    EXPECT_EQ(decode_keys("\x1b[H\x1b[4~\x1bOF\x1b[1~"), (std::vector<Key>{Home, End, End, Home}));
+    // Other keys, the right arrow, F5 and a lone ESC, are skipped whole.
+    EXPECT_EQ(decode_keys("\x1b[Cx\x1b[15~\x1bq"), (std::vector<Key>{Quit}));
+
+    const auto v = default_view(3);
+    auto l = terminal_of(40);
+    const auto help = key_help(v, l, 0);
+    EXPECT_NE(help.find("q: quit"), std::string::npos) << help;
+    EXPECT_NE(help.find("1: show queues"), std::string::npos) << help;
+    EXPECT_NE(help.find("PgUp/PgDn"), std::string::npos) << help;
+    l.queues = true;
+    EXPECT_NE(key_help(v, l, 0).find("1: fold queues"), std::string::npos);
+    EXPECT_EQ(key_help(v, l, 20).size(), 20U);
 }
 
 /// The tool itself over a fake tree: --json --debugfs --proc.

@@ -38,9 +38,11 @@ class, memory and contexts. Device data comes from debugfs (root only);
 clients come from /proc/PID/fdinfo.)";
 
 constexpr const char* footer =
-    R"(Keys: q or Ctrl-C quits. Busy shares need two samples: the first frame
+    R"(Keys: q or Ctrl-C quits; 1 shows or folds the queues' lines (folded when
+they would take more than half the terminal); up/down (j/k), PgUp/PgDn,
+Home/End scroll the clients. Busy shares need two samples: the first frame
 appears after one interval. Without a tty the frames are printed one after
-the other, without escape sequences.
+the other, whole, without escape sequences.
 
 Exit status: 0, 1 when the output cannot be written or the terminal not
 set up, 2 for a usage error.)";
@@ -155,7 +157,7 @@ public:
             }
             const bool sampled = sample_if_due();
             if ((sampled || input == Input::Redraw) && view_)
-                top::Terminal::draw(top::render(*view_, top::Terminal::size().second));
+                draw();
             if (o_.frames && frames_ >= o_.frames)
                 break;
         }
@@ -165,6 +167,7 @@ public:
     }
 
 private:
+    /// What wakes the loop up, the most urgent last (std::max picks it).
     enum class Input {
         None,
         Redraw,
@@ -186,8 +189,8 @@ private:
         Input input = Input::None;
         if (fds[0].revents & POLLIN)
             input = on_signal(signals_.read());
-        if (keys_ && (fds[1].revents & POLLIN) && quit_key())
-            input = Input::Quit;
+        if (keys_ && (fds[1].revents & POLLIN))
+            input = std::max(input, on_keys());
         return input;
     }
 
@@ -208,10 +211,34 @@ private:
         }
     }
 
-    static bool quit_key()
+    /// The keys typed: q quits, the others change the layout.
+    Input on_keys()
     {
-        char c = 0;
-        return ::read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q' || c == 3);
+        char buf[64];
+        const auto n = ::read(STDIN_FILENO, buf, sizeof(buf));
+        if (n <= 0)
+            return Input::None;
+        Input input = Input::None;
+        for (const auto key : top::decode_keys({buf, static_cast<std::size_t>(n)})) {
+            if (key == top::Key::Quit)
+                return Input::Quit;
+            if (view_) {
+                top::apply_key(layout_, *view_, key);
+                input = Input::Redraw;
+            }
+        }
+        return input;
+    }
+
+    /// The view as the terminal's size and the keys lay it out, the last
+    /// line for the keys.
+    void draw()
+    {
+        const auto [rows, columns] = top::Terminal::size();
+        layout_.width = columns;
+        layout_.rows = rows > 1 ? rows - 1 : 1;
+        layout_.scroll = std::min(layout_.scroll, top::max_scroll(*view_, layout_));
+        top::Terminal::draw(top::render(*view_, layout_), top::key_help(*view_, layout_, columns));
     }
 
     /// Takes a sample if its time has come; true if it did (a new view).
@@ -229,12 +256,17 @@ private:
         return true;
     }
 
-    /// With -n the last frame stays on the normal screen.
+    /// With -n the last frame stays on the normal screen, whole (the queues
+    /// as the keys left them).
     void print_last_frame() const
     {
         if (!o_.frames || !view_)
             return;
-        for (const auto& line : top::render(*view_, top::Terminal::size().second))
+        const top::Layout whole{.width = top::Terminal::size().second,
+                                .rows = 0,
+                                .queues = layout_.queues,
+                                .scroll = 0};
+        for (const auto& line : top::render(*view_, whole))
             std::cout << line << "\n";
         std::cout.flush();
     }
@@ -246,6 +278,7 @@ private:
     bool keys_{top::foreground()};
     top::Sample before_;
     std::optional<top::View> view_;
+    top::Layout layout_;
     Clock::time_point next_;
     std::uint64_t frames_{0};
 };
