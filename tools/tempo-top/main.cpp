@@ -4,7 +4,7 @@
  *
  * tempo-top: a live view of the tempo device (engines and their hardware
  * queues, the compute-unit pool) and of its clients (engine time, memory,
- * contexts), refreshed in place on a terminal, or one JSON snapshot.
+ * contexts), refreshed in place on a terminal, or JSON snapshots.
  */
 #include <algorithm>
 #include <cerrno>
@@ -38,9 +38,11 @@ class, memory and contexts. Device data comes from debugfs (root only);
 clients come from /proc/PID/fdinfo.)";
 
 constexpr const char* footer =
-    R"(Keys: q or Ctrl-C quits. Busy shares need two samples: the first frame
+    R"(Keys: q or Ctrl-C quits; 1 shows or folds the queues' lines (folded when
+they would take more than half the terminal); up/down (j/k), PgUp/PgDn,
+Home/End scroll the clients. Busy shares need two samples: the first frame
 appears after one interval. Without a tty the frames are printed one after
-the other, without escape sequences.
+the other, whole, without escape sequences.
 
 Exit status: 0, 1 when the output cannot be written or the terminal not
 set up, 2 for a usage error.)";
@@ -63,8 +65,13 @@ void add_options(CLI::App& app, Options& o)
         ->type_name("MS");
     app.add_flag_callback(
         "--once", [&o] { o.frames = 1; }, "print one frame and exit (same as -n 1)");
-    tooling::add_count(app, "-n", o.frames, "print N frames and exit", 1);
-    app.add_flag("--json", o.json, "print one JSON snapshot, measured over one interval");
+    tooling::add_count(app, "-n", o.frames,
+                       "print N frames and exit; with --json, N snapshots,\n"
+                       "one JSON document a line",
+                       1);
+    app.add_flag("--json", o.json,
+                 "print one JSON snapshot, measured over one interval\n"
+                 "(with -n N, N of them)");
     app.add_option("--debugfs", o.sources.debugfs,
                    "the debugfs mount, the dri directory or the device's\n"
                    "own directory (default /sys/kernel/debug)")
@@ -78,38 +85,49 @@ std::chrono::milliseconds interval(const Options& o)
     return std::chrono::milliseconds(o.interval_ms);
 }
 
-int run_json(const Options& o)
-{
-    const auto s0 = top::take_sample(o.sources);
-    std::this_thread::sleep_for(interval(o));
-    const auto s1 = top::take_sample(o.sources);
-    if (!s1.debugfs)
-        std::cerr << "tempo-top: no tempo debugfs directory below " << o.sources.debugfs.string()
-                  << " (mounted? root?)\n";
-    top::write_json(top::compute_view(s0, s1), std::cout, o.interval_ms);
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-}
-
-/// Frames one after the other, without escape sequences (stdout is no tty).
-int run_plain(const Options& o)
+/// Calls @print(view, i) with the view of each interval, @frames of them
+/// (0: until killed), flushing standard output after each; 1 once it
+/// cannot be written.
+template <typename Print>
+int each_interval(const Options& o, std::uint64_t frames, Print&& print)
 {
     auto before = top::take_sample(o.sources);
     auto next = Clock::now();
-    for (std::uint64_t i = 0; !o.frames || i < o.frames; i++) {
+    for (std::uint64_t i = 0; !frames || i < frames; i++) {
         next += interval(o);
         std::this_thread::sleep_until(next);
         auto now = top::take_sample(o.sources);
-        if (i)
-            std::cout << "\n";
-        for (const auto& line : top::render(top::compute_view(before, now), 0))
-            std::cout << line << "\n";
+        print(top::compute_view(before, now), i);
         std::cout.flush();
         if (!std::cout)
             return 1;
         before = std::move(now);
     }
     return 0;
+}
+
+/// --json: one document; with -n, that many, one a line (JSON Lines).
+int run_json(const Options& o)
+{
+    return each_interval(o, o.frames ? o.frames : 1, [&o](const top::View& v, std::uint64_t i) {
+        if (!v.debugfs && i == 0)
+            std::cerr << "tempo-top: no device data: " << v.debugfs_problem << "\n";
+        if (o.frames)
+            top::write_json_line(v, std::cout, o.interval_ms);
+        else
+            top::write_json(v, std::cout, o.interval_ms);
+    });
+}
+
+/// Frames one after the other, without escape sequences (stdout is no tty).
+int run_plain(const Options& o)
+{
+    return each_interval(o, o.frames, [](const top::View& v, std::uint64_t i) {
+        if (i)
+            std::cout << "\n";
+        for (const auto& line : top::render(v, 0))
+            std::cout << line << "\n";
+    });
 }
 
 /// The view refreshed in place on the terminal, until quit or -n frames.
@@ -139,7 +157,7 @@ public:
             }
             const bool sampled = sample_if_due();
             if ((sampled || input == Input::Redraw) && view_)
-                top::Terminal::draw(top::render(*view_, top::Terminal::size().second));
+                draw();
             if (o_.frames && frames_ >= o_.frames)
                 break;
         }
@@ -149,6 +167,7 @@ public:
     }
 
 private:
+    /// What wakes the loop up, the most urgent last (std::max picks it).
     enum class Input {
         None,
         Redraw,
@@ -170,8 +189,8 @@ private:
         Input input = Input::None;
         if (fds[0].revents & POLLIN)
             input = on_signal(signals_.read());
-        if (keys_ && (fds[1].revents & POLLIN) && quit_key())
-            input = Input::Quit;
+        if (keys_ && (fds[1].revents & POLLIN))
+            input = std::max(input, on_keys());
         return input;
     }
 
@@ -192,10 +211,34 @@ private:
         }
     }
 
-    static bool quit_key()
+    /// The keys typed: q quits, the others change the layout.
+    Input on_keys()
     {
-        char c = 0;
-        return ::read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q' || c == 3);
+        char buf[64];
+        const auto n = ::read(STDIN_FILENO, buf, sizeof(buf));
+        if (n <= 0)
+            return Input::None;
+        Input input = Input::None;
+        for (const auto key : top::decode_keys({buf, static_cast<std::size_t>(n)})) {
+            if (key == top::Key::Quit)
+                return Input::Quit;
+            if (view_) {
+                top::apply_key(layout_, *view_, key);
+                input = Input::Redraw;
+            }
+        }
+        return input;
+    }
+
+    /// The view as the terminal's size and the keys lay it out, the last
+    /// line for the keys.
+    void draw()
+    {
+        const auto [rows, columns] = top::Terminal::size();
+        layout_.width = columns;
+        layout_.rows = rows > 1 ? rows - 1 : 1;
+        layout_.scroll = std::min(layout_.scroll, top::max_scroll(*view_, layout_));
+        top::Terminal::draw(top::render(*view_, layout_), top::key_help(*view_, layout_, columns));
     }
 
     /// Takes a sample if its time has come; true if it did (a new view).
@@ -213,12 +256,17 @@ private:
         return true;
     }
 
-    /// With -n the last frame stays on the normal screen.
+    /// With -n the last frame stays on the normal screen, whole (the queues
+    /// as the keys left them).
     void print_last_frame() const
     {
         if (!o_.frames || !view_)
             return;
-        for (const auto& line : top::render(*view_, top::Terminal::size().second))
+        const top::Layout whole{.width = top::Terminal::size().second,
+                                .rows = 0,
+                                .queues = layout_.queues,
+                                .scroll = 0};
+        for (const auto& line : top::render(*view_, whole))
             std::cout << line << "\n";
         std::cout.flush();
     }
@@ -230,6 +278,7 @@ private:
     bool keys_{top::foreground()};
     top::Sample before_;
     std::optional<top::View> view_;
+    top::Layout layout_;
     Clock::time_point next_;
     std::uint64_t frames_{0};
 };

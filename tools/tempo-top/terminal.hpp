@@ -3,15 +3,17 @@
  * Copyright (c) 2026 The tempo authors
  *
  * tempo-top's terminal: the screen it draws on, the keys and the signals
- * it handles itself.
+ * it handles itself, and what the keys do to the layout of a frame.
  */
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -23,7 +25,106 @@
 
 #include <tempo/unique_fd.hpp>
 
+#include "top_output.hpp"
+
 namespace tempo::top {
+
+/// What a key asks of the live view.
+enum class Key {
+    Quit,     ///< q, Q, Ctrl-C
+    Queues,   ///< 1: show or fold the queues
+    Up,       ///< up arrow, k: the clients one line up
+    Down,     ///< down arrow, j
+    PageUp,   ///< the clients one screen up
+    PageDown, ///< one screen down
+    Home,     ///< the first client on top
+    End,      ///< the last client at the bottom
+};
+
+/// The length of the escape sequence at the start of @in (ESC [ or ESC O,
+/// parameters, then a final byte); 1 for an ESC alone.
+inline std::size_t escape_length(std::string_view in)
+{
+    if (in.size() < 2 || (in[1] != '[' && in[1] != 'O'))
+        return 1;
+    std::size_t i = 2;
+    while (i < in.size() && !(in[i] >= 0x40 && in[i] <= 0x7e))
+        i++;
+    return std::min(i + 1, in.size());
+}
+
+/// The keys in @in, what the terminal sent: letters, and the sequences of
+/// the arrows, PgUp, PgDn, Home and End of xterm and VT220 terminals, in
+/// normal and application cursor mode. Other keys are skipped.
+inline std::vector<Key> decode_keys(std::string_view in)
+{
+    static constexpr std::pair<std::string_view, Key> sequences[] = {
+        {"\x1b[A", Key::Up},    {"\x1bOA", Key::Up},      {"\x1b[B", Key::Down},
+        {"\x1bOB", Key::Down},  {"\x1b[5~", Key::PageUp}, {"\x1b[6~", Key::PageDown},
+        {"\x1b[H", Key::Home},  {"\x1bOH", Key::Home},    {"\x1b[1~", Key::Home},
+        {"\x1b[7~", Key::Home}, {"\x1b[F", Key::End},     {"\x1bOF", Key::End},
+        {"\x1b[4~", Key::End},  {"\x1b[8~", Key::End}};
+    static constexpr std::pair<char, Key> letters[] = {{'q', Key::Quit},    {'Q', Key::Quit},
+                                                       {'\x03', Key::Quit}, {'1', Key::Queues},
+                                                       {'k', Key::Up},      {'j', Key::Down}};
+    std::vector<Key> keys;
+    while (!in.empty()) {
+        const auto length = in[0] == '\x1b' ? escape_length(in) : 1;
+        const auto key = in.substr(0, length);
+        for (const auto& [text, k] : sequences)
+            if (key == text)
+                keys.push_back(k);
+        for (const auto& [c, k] : letters)
+            if (length == 1 && key[0] == c)
+                keys.push_back(k);
+        in.remove_prefix(length);
+    }
+    return keys;
+}
+
+/// @l after @key, on a terminal showing @v: 1 shows or folds the queues,
+/// the others scroll the clients. Quit changes nothing.
+inline void apply_key(Layout& l, const View& v, Key key)
+{
+    const auto room = client_rows(v, l).value_or(0);
+    const auto page = std::max<std::size_t>(clients_shown(room), 1);
+    switch (key) {
+    case Key::Queues:
+        l.queues = !queues_shown(v, l);
+        break;
+    case Key::Up:
+        l.scroll -= std::min<std::size_t>(l.scroll, 1);
+        break;
+    case Key::Down:
+        l.scroll++;
+        break;
+    case Key::PageUp:
+        l.scroll -= std::min(l.scroll, page);
+        break;
+    case Key::PageDown:
+        l.scroll += page;
+        break;
+    case Key::Home:
+        l.scroll = 0;
+        break;
+    case Key::End:
+        l.scroll = max_scroll(v, l);
+        break;
+    case Key::Quit:
+        break;
+    }
+    l.scroll = std::min(l.scroll, max_scroll(v, l));
+}
+
+/// The keys line of the live view, at most @width columns (0: no limit).
+inline std::string key_help(const View& v, const Layout& l, std::size_t width)
+{
+    std::string help = queues_shown(v, l) ? " q: quit  1: fold queues" : " q: quit  1: show queues";
+    help += "  up/down, PgUp/PgDn, Home/End: scroll clients ";
+    if (width && help.size() > width)
+        help.resize(width);
+    return help;
+}
 
 /// Whether this process is the foreground of the terminal on standard input:
 /// only then may it read keys and set the terminal up (from the background,
@@ -79,15 +180,16 @@ public:
         return {24, 80};
     }
 
-    /// Draws @frame from the top left, as many lines as fit, and the key help.
-    static void draw(const std::vector<std::string>& frame)
+    /// Draws @frame from the top left, as many lines as fit, and @keys,
+    /// the key help, in reverse video on the last line.
+    static void draw(const std::vector<std::string>& frame, const std::string& keys)
     {
         const std::size_t rows = size().first;
         const std::size_t body = rows > 1 ? rows - 1 : 1;
         std::string out = "\x1b[H";
         for (std::size_t i = 0; i < frame.size() && i < body; i++)
             out += frame[i] + "\x1b[K\n";
-        out += "\x1b[J\x1b[7m q: quit \x1b[0m";
+        out += "\x1b[J\x1b[7m" + keys + "\x1b[0m";
         std::fwrite(out.data(), 1, out.size(), stdout);
         std::fflush(stdout);
     }

@@ -255,8 +255,8 @@ struct ContextRow {
     std::uint64_t client{0};
     std::uint64_t pid{0};
     std::uint64_t ctx{0};
-    std::string priority;  ///< as printed: a name or a number
-    std::string effective; ///< as printed
+    std::string priority;  ///< its own, as printed: a name or a number
+    std::string effective; ///< in force (overrides applied), as printed; empty if not printed
     bool banned{false};
     std::uint64_t in_flight{0};
 };
@@ -444,6 +444,72 @@ inline std::optional<std::filesystem::path> find_debugfs(const std::filesystem::
     return std::nullopt;
 }
 
+/// Whether @dev (/dev/dri) has a node of the tempo device: a node whose
+/// directory in @sys_drm (/sys/class/drm) links to the device "tempo" (the
+/// module's platform device). nullopt when @dev cannot be read or sysfs
+/// knows none of its nodes.
+inline std::optional<bool> has_tempo_node(const std::filesystem::path& dev,
+                                          const std::filesystem::path& sys_drm)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    bool nodes = false, known = false;
+    fs::directory_iterator it(dev, ec);
+    if (ec)
+        return ec == std::errc::no_such_file_or_directory ? std::optional<bool>{false}
+                                                          : std::nullopt;
+    for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+        nodes = true;
+        std::error_code lec;
+        const auto device = fs::read_symlink(sys_drm / it->path().filename() / "device", lec);
+        if (lec)
+            continue;
+        known = true;
+        if (device.filename() == "tempo")
+            return true;
+    }
+    if (!nodes || known)
+        return false;
+    return std::nullopt;
+}
+
+/// @dir and what @ec, the error of reading it, means here.
+inline std::string dir_error(const std::filesystem::path& dir, const std::error_code& ec)
+{
+    if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted)
+        return dir.string() + ": permission denied (debugfs is root's)";
+    return dir.string() + ": " + ec.message();
+}
+
+/// Where tempo-top reads: debugfs, /proc, and what tells why debugfs has
+/// no tempo directory (/dev/dri, /sys).
+struct Sources {
+    std::filesystem::path debugfs{"/sys/kernel/debug"};
+    std::filesystem::path proc{"/proc"};
+    std::filesystem::path dev{"/dev/dri"};
+    std::filesystem::path sys{"/sys"};
+};
+
+/// Why find_debugfs(@src.debugfs) finds no tempo directory: no tempo node
+/// in /dev/dri (the module not loaded, most likely), else the error of
+/// reading the debugfs directory (permission denied: not root), else an
+/// empty directory (debugfs not mounted there), else no tempo minor in it.
+inline std::string debugfs_problem(const Sources& src)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (has_tempo_node(src.dev, src.sys / "class" / "drm") == false)
+        return fs::exists(src.sys / "module" / "tempo", ec)
+                   ? "tempo module loaded, but no tempo node in " + src.dev.string()
+                   : "tempo module not loaded (no tempo node in " + src.dev.string() + ")";
+    fs::directory_iterator it(src.debugfs, ec);
+    if (ec)
+        return dir_error(src.debugfs, ec);
+    if (it == fs::directory_iterator{})
+        return "debugfs not mounted on " + src.debugfs.string();
+    return "no tempo directory below " + src.debugfs.string();
+}
+
 // ---------------------------------------------------------------------------
 // Samples and views
 
@@ -451,15 +517,12 @@ inline std::optional<std::filesystem::path> find_debugfs(const std::filesystem::
 struct Sample {
     std::chrono::nanoseconds time{0};
     std::optional<std::filesystem::path> debugfs;
+    /// Without debugfs: why (debugfs_problem()).
+    std::string debugfs_problem;
     std::vector<HqdRow> hqds;
     std::optional<CuPool> cus;
     std::optional<std::vector<ContextRow>> contexts;
     std::map<std::uint64_t, Client> clients;
-};
-
-struct Sources {
-    std::filesystem::path debugfs{"/sys/kernel/debug"};
-    std::filesystem::path proc{"/proc"};
 };
 
 inline Sample take_sample(const Sources& src, std::chrono::nanoseconds now)
@@ -474,6 +537,8 @@ inline Sample take_sample(const Sources& src, std::chrono::nanoseconds now)
             s.cus = parse_cus(*t);
         if (const auto t = read_text(*s.debugfs / "contexts"))
             s.contexts = parse_contexts(*t);
+    } else {
+        s.debugfs_problem = debugfs_problem(src);
     }
     s.clients = scan_clients(src.proc);
     return s;
@@ -523,6 +588,7 @@ struct ClassUsage {
 
 struct ClientContexts {
     std::uint64_t count{0};
+    /// The highest priority in force of its contexts, by name when known.
     std::string max_priority;
     std::uint64_t in_flight{0};
     std::uint64_t banned{0};
@@ -542,6 +608,8 @@ struct ClientView {
 struct View {
     double interval_s{0};
     std::optional<std::filesystem::path> debugfs;
+    /// Without debugfs: why.
+    std::string debugfs_problem;
     std::vector<EngineView> engines;
     std::optional<CuPool> cus;
     std::optional<std::vector<ContextRow>> contexts;
@@ -634,7 +702,16 @@ class_usage(const Client& c, const Client* old, double interval_ns)
     return classes;
 }
 
-/// The contexts of client @id: how many, the highest priority, jobs in flight.
+/// The priority @ctx runs at: its effective one (after the overrides of
+/// DRM_IOCTL_TEMPO_SCHED, on its own or on its file), else, from a kernel
+/// without that column, its own.
+inline const std::string& priority_in_force(const ContextRow& ctx)
+{
+    return ctx.effective.empty() ? ctx.priority : ctx.effective;
+}
+
+/// The contexts of client @id: how many, the highest priority in force,
+/// jobs in flight.
 inline ClientContexts client_contexts(const std::vector<ContextRow>& contexts, std::uint64_t id)
 {
     ClientContexts cc;
@@ -645,9 +722,10 @@ inline ClientContexts client_contexts(const std::vector<ContextRow>& contexts, s
         cc.count++;
         cc.in_flight += ctx.in_flight;
         cc.banned += ctx.banned ? 1 : 0;
-        const auto p = priority_value(ctx.priority);
+        const auto& text = priority_in_force(ctx);
+        const auto p = priority_value(text);
         if (cc.max_priority.empty() || (p && (!best || *p > *best))) {
-            cc.max_priority = priority_name(ctx.priority);
+            cc.max_priority = priority_name(text);
             best = p;
         }
     }
@@ -681,6 +759,7 @@ inline View compute_view(const Sample& before, const Sample& now)
     const auto interval_ns = static_cast<double>((now.time - before.time).count());
     return View{.interval_s = interval_ns / 1e9,
                 .debugfs = now.debugfs,
+                .debugfs_problem = now.debugfs_problem,
                 .engines = engine_views(before, now, interval_ns),
                 .cus = now.cus,
                 .contexts = now.contexts,

@@ -123,15 +123,24 @@ inline Json view_json(const View& v, std::uint64_t interval_ms)
     return {{"interval_ms", interval_ms},
             {"measured_interval_s", tooling::number(v.interval_s)},
             {"debugfs", v.debugfs ? Json(v.debugfs->string()) : Json(nullptr)},
+            {"debugfs_error",
+             v.debugfs || v.debugfs_problem.empty() ? Json(nullptr) : Json(v.debugfs_problem)},
             {"engines", std::move(engines)},
             {"cus", v.cus ? cus_json(*v.cus) : Json(nullptr)},
             {"clients", std::move(clients)},
             {"contexts", std::move(contexts)}};
 }
 
+/// @v as --json prints it alone: one document, indented.
 inline void write_json(const View& v, std::ostream& out, std::uint64_t interval_ms)
 {
     tooling::print(view_json(v, interval_ms), out);
+}
+
+/// @v as --json -n prints each sample: one document on one line (JSON Lines).
+inline void write_json_line(const View& v, std::ostream& out, std::uint64_t interval_ms)
+{
+    out << view_json(v, interval_ms).dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
 // ---------------------------------------------------------------------------
@@ -208,10 +217,13 @@ inline void render_cus(Frame& f, const CuPool& cus)
                  ull(cus.high_queues_with_work), cus.sequencer.c_str(), ull(cus.workgroups_done)));
 }
 
-inline void render_engine(Frame& f, const EngineView& e)
+/// Engine @e's line and, with @queues, one line per queue under it.
+inline void render_engine(Frame& f, const EngineView& e, bool queues)
 {
     f.add(format("%-12s %s %s %-9s %8.1f", e.name.c_str(), bar(e.busy_percent, f.bar_width).c_str(),
                  format_percent(e.busy_percent).c_str(), e.state.c_str(), e.jobs_per_s));
+    if (!queues)
+        return;
     for (const auto& h : e.hqds) {
         const auto prio = std::to_string(h.row.pipe_prio) + "/" + std::to_string(h.row.queue_prio);
         const auto ptrs = std::to_string(h.row.rptr) + "/" + std::to_string(h.row.wptr);
@@ -222,14 +234,19 @@ inline void render_engine(Frame& f, const EngineView& e)
     }
 }
 
-inline void render_engines(Frame& f, const std::vector<EngineView>& engines)
+inline void render_engines(Frame& f, const std::vector<EngineView>& engines, bool queues)
 {
-    if (!engines.empty())
+    if (engines.empty())
+        return;
+    if (queues)
         f.add(format("%-12s %-*s %6s %-9s %8s %-9s %11s %7s", "ENGINE/HQD",
                      static_cast<int>(f.bar_width + 2), "BUSY", "", "STATE", "JOBS/S", "PRIO P/Q",
                      "RPTR/WPTR", "PREEMPT"));
+    else
+        f.add(format("%-12s %-*s %6s %-9s %8s", "ENGINE", static_cast<int>(f.bar_width + 2), "BUSY",
+                     "", "STATE", "JOBS/S"));
     for (const auto& e : engines)
-        render_engine(f, e);
+        render_engine(f, e, queues);
 }
 
 inline std::string client_header(bool with_contexts)
@@ -260,23 +277,118 @@ inline std::string client_line(const ClientView& c)
     return line;
 }
 
-/// The text frame: one string per line, at most @width columns each (0: no limit).
-inline std::vector<std::string> render(const View& v, std::size_t width)
+/// How a frame fits a terminal.
+struct Layout {
+    /// Columns; 0: no limit.
+    std::size_t width{0};
+    /// Lines; 0: no limit, every client shown.
+    std::size_t rows{0};
+    /// The queues' lines under their engines; nullopt: shown when the
+    /// lines down to the last queue take at most half the rows.
+    std::optional<bool> queues;
+    /// Clients scrolled off above the first one shown.
+    std::size_t scroll{0};
+};
+
+/// An empty frame @width columns wide.
+inline Frame frame_of(std::size_t width)
 {
-    Frame f{.width = width, .bar_width = width == 0 || width >= 100 ? 30U : 16U, .lines = {}};
-    f.add(format("tempo-top - %s, interval %.2f s",
-                 v.debugfs ? v.debugfs->string().c_str() : "no debugfs (not root?)", v.interval_s));
+    return {.width = width, .bar_width = width == 0 || width >= 100 ? 30U : 16U, .lines = {}};
+}
+
+/// The lines above the clients: the source and interval, the CU pool, the
+/// engines and, with @queues, their queues.
+inline void render_device(Frame& f, const View& v, bool queues)
+{
+    const auto source = v.debugfs ? v.debugfs->string() : "no device data: " + v.debugfs_problem;
+    f.add(format("tempo-top - %s, interval %.2f s", source.c_str(), v.interval_s));
     if (v.cus)
         render_cus(f, *v.cus);
     f.add("");
-    render_engines(f, v.engines);
-    f.add("");
+    render_engines(f, v.engines, queues);
+}
+
+/// Whether @l shows the queues of @v.
+inline bool queues_shown(const View& v, const Layout& l)
+{
+    if (l.queues)
+        return *l.queues;
+    if (!l.rows)
+        return true;
+    auto f = frame_of(l.width);
+    render_device(f, v, true);
+    return f.lines.size() <= l.rows / 2;
+}
+
+/// The lines left for the clients below their header; nullopt: no limit.
+inline std::optional<std::size_t> client_rows(const View& v, const Layout& l)
+{
+    if (!l.rows)
+        return std::nullopt;
+    auto f = frame_of(l.width);
+    render_device(f, v, queues_shown(v, l));
+    const auto above = f.lines.size() + 2; // a blank line, the header
+    return l.rows > above ? l.rows - above : 0;
+}
+
+/// The clients @room lines show when not all of them fit: one line tells
+/// which of them are shown.
+inline std::size_t clients_shown(std::size_t room)
+{
+    return room > 1 ? room - 1 : 0;
+}
+
+/// The most clients @l may scroll off: the last ones fill its rows.
+inline std::size_t max_scroll(const View& v, const Layout& l)
+{
+    const auto room = client_rows(v, l);
+    if (!room || v.clients.size() <= *room || !clients_shown(*room))
+        return 0;
+    return v.clients.size() - clients_shown(*room);
+}
+
+/// The clients' lines, as many as @room has lines (nullopt: all), from
+/// the @scroll-th one.
+inline void render_clients(Frame& f, const View& v, std::optional<std::size_t> room,
+                           std::size_t scroll)
+{
     f.add(client_header(v.contexts.has_value()));
     if (v.clients.empty())
         f.add("  (no tempo clients)");
-    for (const auto& c : v.clients)
-        f.add(client_line(c));
+    if (!room || v.clients.size() <= *room) {
+        for (const auto& c : v.clients)
+            f.add(client_line(c));
+        return;
+    }
+    const auto shown = clients_shown(*room);
+    if (!shown) {
+        if (*room)
+            f.add(format("  %zu clients, no room for them", v.clients.size()));
+        return;
+    }
+    const auto first = std::min(scroll, v.clients.size() - shown);
+    for (std::size_t i = first; i < first + shown; i++)
+        f.add(client_line(v.clients[i]));
+    if (*room)
+        f.add(format("  clients %zu-%zu of %zu (up/down, PgUp/PgDn, Home/End)", first + 1,
+                     first + shown, v.clients.size()));
+}
+
+/// The text frame of @v laid out as @l says: one string per line.
+inline std::vector<std::string> render(const View& v, const Layout& l)
+{
+    auto f = frame_of(l.width);
+    render_device(f, v, queues_shown(v, l));
+    f.add("");
+    render_clients(f, v, client_rows(v, l), l.scroll);
     return f.lines;
+}
+
+/// The whole text frame: one string per line, at most @width columns each
+/// (0: no limit).
+inline std::vector<std::string> render(const View& v, std::size_t width)
+{
+    return render(v, Layout{.width = width, .rows = 0, .queues = std::nullopt, .scroll = 0});
 }
 
 } // namespace tempo::top
