@@ -42,7 +42,6 @@
 
 #include "tempo-tooling/device.hpp"
 #include "tempo-tooling/load.hpp"
-#include "tempo-tooling/plot.hpp"
 #include "tempo-tooling/timing.hpp"
 
 namespace tempo::demo {
@@ -306,7 +305,7 @@ int game_process(const Channel& demo, const std::string& device_path, Priority p
     const LoadStats stats = game.load().stats();
     game.load().stop();
     ProcessRun run;
-    run.name = "game";
+    run.role = Role::Game;
     run.priority = priority;
     record_game(game, stats, run);
     demo.send(Tag::Result, encode(run));
@@ -322,7 +321,7 @@ int compositor_process(const Channel& demo, const std::string& device_path,
     demo.send(Tag::Ready, {}, config.pass_fd ? device.fd() : -1);
     wait_for_go(demo);
     ProcessRun run;
-    run.name = config.name;
+    run.role = config.role;
     run.priority = compositor.priority();
     // Let the game fill every queue and every CU.
     std::this_thread::sleep_for(std::chrono::milliseconds{200});
@@ -340,7 +339,7 @@ namespace {
 template <typename Archive, typename Run>
 void transfer(Archive& a, Run& run)
 {
-    a.field(run.name).field(run.priority).field(run.frames).field(run.missed);
+    a.field(run.role).field(run.priority).field(run.frames).field(run.missed);
     a.field(run.missed_by_gpu).field(run.wrong).field(run.failed).field(run.skipped_vblanks);
     a.field(run.latency_us).field(run.start_us).field(run.missed_queued_us);
     a.field(run.missed_waited_us).field(run.missed_start_us);
@@ -363,33 +362,6 @@ ProcessRun decode(const std::vector<std::uint8_t>& payload)
     ProcessRun run;
     transfer(r, run);
     return run;
-}
-
-plot::Files write_histogram(const std::string& path, const std::vector<ScenarioRun>& runs,
-                            const std::string& subtitle)
-{
-    plot::Figure figure;
-    figure.title = "tempo-demo: compositor frame latency (submit to fence signalled)";
-    figure.subtitle = subtitle;
-    figure.kind = plot::Kind::Histogram;
-    static const char* const colors[][2] = {{"#d62728", "#ff9896"}, {"#1f77b4", "#aec7e8"}};
-    for (std::size_t i = 0; i < runs.size(); i++) {
-        for (const ProcessRun& p : runs[i].processes) {
-            if (p.latency_us.empty())
-                continue;
-            const bool vr = p.name == "VR compositor";
-            figure.series.push_back(
-                {.label = runs[i].name + ": " + p.name + " at " + to_string(p.priority),
-                 .values_us = p.latency_us,
-                 .color = colors[std::min<std::size_t>(i, 1)][vr ? 0 : 1],
-                 .dashed = !vr,
-                 .notes = {std::to_string(p.missed) + " of " + std::to_string(p.frames) +
-                           " frames missed the deadline"}});
-        }
-    }
-    figure.markers.push_back({.x_us = static_cast<double>(vr_period.count()) / 1000.0,
-                              .label = "VR deadline: next vblank at 90 Hz"});
-    return plot::write_plot(path, figure);
 }
 
 } // namespace tempo::demo

@@ -18,9 +18,30 @@
 #include <tempo/types.hpp>
 
 #include "process.hpp"
-#include "tempo-tooling/plot.hpp"
 
 namespace tempo::demo {
+
+/// The processes of the scenario: what the output names (role_name()) and
+/// the histogram draws (histogram.hpp) tell them by.
+enum class Role : std::uint8_t {
+    Game,
+    SystemCompositor,
+    VrCompositor,
+};
+
+/// The name of @role in the output: "game", "system-compositor", "vr-compositor".
+inline const char* role_name(Role role)
+{
+    switch (role) {
+    case Role::Game:
+        return "game";
+    case Role::SystemCompositor:
+        return "system-compositor";
+    case Role::VrCompositor:
+        return "vr-compositor";
+    }
+    return "?";
+}
 
 /// How the game loads the GPU.
 struct GameConfig {
@@ -37,7 +58,7 @@ struct GameConfig {
 
 /// What one process of a run did, as it reports it to the demo.
 struct ProcessRun {
-    std::string name;
+    Role role{Role::Game};
     /// The priority its contexts ran at: for a compositor, as the kernel reports it
     /// (an override included); for the game, the one it asked for.
     Priority priority{Priority::Normal};
@@ -83,7 +104,7 @@ struct ScenarioRun {
 
 /// A compositor process: where and how often it composes.
 struct CompositorConfig {
-    std::string name;
+    Role role{Role::SystemCompositor};
     Engine engine{};
     /// The priority its context asks for.
     Priority priority{Priority::Normal};
@@ -121,10 +142,5 @@ int compositor_process(const Channel& demo, const std::string& device_path,
 /// The payload of a Tag::Result.
 std::vector<std::uint8_t> encode(const ProcessRun& run);
 ProcessRun decode(const std::vector<std::uint8_t>& payload);
-
-/// Writes the latency histogram of the compositors of @runs as data and a
-/// gnuplot script named after @path (plot::write_plot()); returns the files.
-plot::Files write_histogram(const std::string& path, const std::vector<ScenarioRun>& runs,
-                            const std::string& subtitle);
 
 } // namespace tempo::demo

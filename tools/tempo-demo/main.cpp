@@ -42,6 +42,7 @@
 #include <tempo/tempo.hpp>
 
 #include "compositor.hpp"
+#include "histogram.hpp"
 #include "tempo-tooling/cli.hpp"
 #include "tempo-tooling/device.hpp"
 #include "tempo-tooling/load.hpp"
@@ -386,7 +387,7 @@ void print_run(const ScenarioRun& run)
     for (const ProcessRun& r : run.processes) {
         const bool game = r.latency_us.empty() && r.jobs;
         std::printf("%-4s %-18s %-7s %7llu %7s %6s %6s %8s %8s %8s %8s\n", run.name.c_str(),
-                    r.name.c_str(), tempo::to_string(r.priority).c_str(),
+                    role_name(r.role), tempo::to_string(r.priority).c_str(),
                     static_cast<unsigned long long>(game ? r.jobs : r.frames),
                     game ? "-" : std::to_string(r.missed).c_str(),
                     game ? "-" : std::to_string(r.missed_by_gpu).c_str(),
@@ -468,13 +469,13 @@ Processes start_processes(const DemoOptions& o, const Engines& engines,
 {
     using tempo::demo::CompositorConfig;
     // Both ask for NORMAL; the system compositor runs until the VR compositor is done.
-    const CompositorConfig system{.name = "system-compositor",
+    const CompositorConfig system{.role = tempo::demo::Role::SystemCompositor,
                                   .engine = engines.system,
                                   .priority = tempo::Priority::Normal,
                                   .period = tempo::demo::system_period,
                                   .frames = 0,
                                   .pass_fd = false};
-    const CompositorConfig vr{.name = "vr-compositor",
+    const CompositorConfig vr{.role = tempo::demo::Role::VrCompositor,
                               .engine = engines.vr,
                               .priority = tempo::Priority::Normal,
                               .period = tempo::demo::vr_period,
@@ -575,7 +576,7 @@ void print_misses(const std::vector<ScenarioRun>& runs)
                     "%s %s: where the missed frames lost their time (p50 / max, ms): to the "
                     "hardware queue %.2f / %.2f, waiting behind other jobs %.2f / %.2f, to the "
                     "first packet %.2f / %.2f, batch run %.2f / %.2f, to wake-up %.2f / %.2f\n",
-                    run.name.c_str(), r.name.c_str(), percentile_ms(r.missed_queued_us, 50),
+                    run.name.c_str(), role_name(r.role), percentile_ms(r.missed_queued_us, 50),
                     percentile_ms(r.missed_queued_us, 100), percentile_ms(r.missed_waited_us, 50),
                     percentile_ms(r.missed_waited_us, 100), percentile_ms(r.missed_start_us, 50),
                     percentile_ms(r.missed_start_us, 100), percentile_ms(r.missed_run_us, 50),
@@ -583,10 +584,10 @@ void print_misses(const std::vector<ScenarioRun>& runs)
                     percentile_ms(r.missed_wake_us, 100));
             if (r.failed)
                 std::printf("%s %s: %llu frames failed on the GPU\n", run.name.c_str(),
-                            r.name.c_str(), static_cast<unsigned long long>(r.failed));
+                            role_name(r.role), static_cast<unsigned long long>(r.failed));
             if (r.failed_jobs)
                 std::printf("%s %s: %llu jobs failed (their contexts were created again): %s\n",
-                            run.name.c_str(), r.name.c_str(),
+                            run.name.c_str(), role_name(r.role),
                             static_cast<unsigned long long>(r.failed_jobs), r.failures.c_str());
         }
     }

@@ -8,6 +8,12 @@
  * gives each series' percentiles and optional vertical markers (a
  * deadline). The tools write NAME.dat (the data, one block per series) and
  * NAME.gp; "gnuplot NAME.gp", run in their directory, draws NAME.svg.
+ *
+ * The layout: the title centred on the picture, above the graph in a top
+ * margin of its own; the legend under the graph, two entries to a row,
+ * each entry as tall as the longest one (gnuplot gives a legend entry one
+ * line, whatever the lines of its text); each series in a line style of
+ * its own.
  */
 #pragma once
 
@@ -37,6 +43,8 @@ namespace tempo::plot {
 struct Series {
     std::string label;
     std::vector<double> values_us;
+    /// "#rrggbb". Of two series of the same colour and dash, the later one
+    /// is drawn in the first colour of the palette that no series has.
     std::string color;
     bool dashed = false;
     /// Lines under the label in the legend, before the percentiles.
@@ -73,6 +81,40 @@ struct Files {
     /// What the script draws.
     std::string picture;
 };
+
+/// The colours that tell a series from an earlier one of the same colour
+/// and dash.
+inline constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                          "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+
+/// The picture's size and the room around its graph. Widths in pixels,
+/// margins in characters of its font.
+namespace layout {
+inline constexpr int width = 1100;
+/// Title, graph and x axis; the legend's rows add to it.
+inline constexpr int height = 560;
+inline constexpr int font_pt = 12;
+/// What one line of text takes, in pixels, at font_pt.
+inline constexpr int line_px = 18;
+/// The subtitle's lines, at most: a line of 100 characters of DejaVu Sans
+/// at 12 pt is about 850 pixels, inside the picture when centred on it.
+inline constexpr std::size_t title_chars = 100;
+/// Left and right of the graph alike, so that the title, centred on the
+/// graph, is centred on the picture. The left one holds the y axis' label
+/// and tics; the right one the last x tic.
+inline constexpr int side_margin = 12;
+/// The graph's width in characters, as gnuplot's SVG terminal counts them
+/// (8.4 pixels at 12 pt).
+inline constexpr std::size_t graph_chars = 130 - 2 * side_margin;
+/// Legend entries per row, at most: two when they fit under the graph.
+inline constexpr std::size_t key_columns = 2;
+/// A legend entry's width besides its text, in characters: its sample line
+/// (samplen) and the room gnuplot leaves around it.
+inline constexpr int key_sample = 5;
+inline constexpr std::size_t key_extra = key_sample + 6;
+/// Between two legend entries, in lines.
+inline constexpr double key_gap = 0.8;
+} // namespace layout
 
 namespace detail {
 
@@ -189,11 +231,117 @@ inline std::string wrap(const std::string& text, std::size_t width)
     return out;
 }
 
+inline std::string legend(const Series& s)
+{
+    std::string text = s.label;
+    for (const std::string& note : s.notes)
+        text += "\n" + note;
+    return text + "\n" + percentiles(s.values_us);
+}
+
+/// The lines of @text.
+inline std::size_t lines(std::string_view text)
+{
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+inline std::string title(const Figure& figure)
+{
+    return figure.subtitle.empty()
+               ? figure.title
+               : figure.title + "\n" + wrap(figure.subtitle, layout::title_chars);
+}
+
+/// The legend's spacing, in lines: an entry as tall as the longest, and a gap.
+inline double key_spacing(const Figure& figure)
+{
+    std::size_t most = 1;
+    for (const Series& s : figure.series)
+        most = std::max(most, lines(legend(s)));
+    return static_cast<double>(most) + layout::key_gap;
+}
+
+/// The characters of the longest line of @text (UTF-8).
+inline std::size_t longest_line(std::string_view text)
+{
+    std::size_t longest = 0, line = 0;
+    for (const char c : text) {
+        if (c == '\n')
+            line = 0;
+        else if ((static_cast<unsigned char>(c) & 0xc0) != 0x80)
+            line++;
+        longest = std::max(longest, line);
+    }
+    return longest;
+}
+
+/// The legend's entries per row: as many as fit under the graph, up to
+/// layout::key_columns (gnuplot makes fewer columns of wider entries).
+inline std::size_t key_columns(const Figure& figure)
+{
+    std::size_t widest = 0;
+    for (const Series& s : figure.series)
+        widest = std::max(widest, longest_line(legend(s)) + layout::key_extra);
+    const std::size_t fit = layout::graph_chars / std::max<std::size_t>(widest, 1);
+    return std::clamp<std::size_t>(fit, 1, layout::key_columns);
+}
+
+/// The picture's height: the graph's, and the legend's rows under it.
+inline int picture_height(const Figure& figure)
+{
+    const std::size_t columns = key_columns(figure);
+    const std::size_t rows = (figure.series.size() + columns - 1) / columns;
+    // And a free line under the legend.
+    return layout::height +
+           static_cast<int>(
+               std::ceil((static_cast<double>(rows) * key_spacing(figure) + 1) * layout::line_px));
+}
+
+/// One line style per series: its colour and dash.
+struct LineStyle {
+    std::string color;
+    bool dashed{false};
+    friend bool operator==(const LineStyle&, const LineStyle&) = default;
+};
+
+/// The series' styles, each one different from the others: a series whose
+/// colour and dash an earlier one has gets the first colour of the palette
+/// that no series has.
+inline std::vector<LineStyle> line_styles(const std::vector<Series>& series)
+{
+    std::vector<LineStyle> styles;
+    const auto used = [&](std::string_view color) {
+        return std::any_of(series.begin(), series.end(),
+                           [&](const Series& s) { return s.color == color; }) ||
+               std::any_of(styles.begin(), styles.end(),
+                           [&](const LineStyle& l) { return l.color == color; });
+    };
+    for (const Series& s : series) {
+        LineStyle style{s.color, s.dashed};
+        if (std::find(styles.begin(), styles.end(), style) != styles.end()) {
+            const auto* free = std::find_if(std::begin(palette), std::end(palette),
+                                            [&](const char* c) { return !used(c); });
+            // More series than colours: around the palette again.
+            style.color =
+                free != std::end(palette) ? *free : palette[styles.size() % std::size(palette)];
+            if (std::find(styles.begin(), styles.end(), style) != styles.end())
+                style.dashed = !style.dashed;
+        }
+        styles.push_back(style);
+    }
+    return styles;
+}
+
 /// The axes, the title, the legend's place and the markers.
 inline void script_frame(std::ostream& out, const Figure& figure, std::pair<int, int> decades)
 {
     const bool cdf = figure.kind == Kind::Cdf;
-    out << "set title " << gp_string(figure.title + "\n" + wrap(figure.subtitle, 130)) << "\n"
+    const std::string heading = title(figure);
+    // Above the graph: the title's lines, and a free line above and under them.
+    out << "set title " << gp_string(heading) << "\n"
+        << "set tmargin " << lines(heading) + 2 << "\n"
+        << "set lmargin " << layout::side_margin << "\n"
+        << "set rmargin " << layout::side_margin << "\n"
         << "set logscale x\n"
         << "set xrange [1e" << decades.first << ":1e" << decades.second << "]\n"
         << "set xtics (";
@@ -204,22 +352,16 @@ inline void script_frame(std::ostream& out, const Figure& figure, std::pair<int,
         << "set xlabel \"latency (log scale)\"\n"
         << "set ylabel " << gp_string(cdf ? "samples at or below (%)" : "samples in bin (%)")
         << "\n"
-        << (cdf ? "set yrange [0:100]\nset ytics (0, 25, 50, 75, 90, 99, 100)\n"
+        // 99 and 100 are a few pixels apart: the top of the graph goes unlabelled.
+        << (cdf ? "set yrange [0:100]\nset ytics (0, 25, 50, 75, 90, 99, \"\" 100)\n"
                 : "set yrange [0:*]\n")
-        << "set key outside right top Left reverse spacing 1.3\n";
+        << "set key below center horizontal Left reverse maxcols " << key_columns(figure)
+        << " samplen " << layout::key_sample << " spacing " << key_spacing(figure) << "\n";
     for (const Marker& m : figure.markers)
         out << "set arrow from " << m.x_us << ", graph 0 to " << m.x_us
             << ", graph 1 nohead dt 3 lw 1.5 lc rgb \"black\"\n"
             << "set label " << gp_string(m.label) << " at " << m.x_us
             << ", graph 0.97 offset character 0.5, 0\n";
-}
-
-inline std::string legend(const Series& s)
-{
-    std::string text = s.label;
-    for (const std::string& note : s.notes)
-        text += "\n" + note;
-    return text + "\n" + percentiles(s.values_us);
 }
 
 } // namespace detail
@@ -253,15 +395,20 @@ inline std::string gnuplot_script(const Figure& figure, std::string_view data,
     std::ostringstream out;
     out << "# Draws " << data << " into " << picture << ": gnuplot "
         << std::filesystem::path(picture).replace_extension(".gp").string() << "\n"
-        << "set terminal svg size 1100,560 dynamic font \"DejaVu Sans,12\" noenhanced\n"
+        << "set terminal svg size " << layout::width << "," << detail::picture_height(figure)
+        << " dynamic font \"DejaVu Sans," << layout::font_pt << "\" noenhanced\n"
         << "set encoding utf8\n"
         << "set output " << detail::gp_string(picture) << "\n";
     detail::script_frame(out, figure, detail::decades(figure));
+    const auto styles = detail::line_styles(figure.series);
+    for (std::size_t i = 0; i < styles.size(); i++)
+        out << "set style line " << i + 1 << " lw 2 lc rgb " << detail::gp_string(styles[i].color)
+            << " dt " << (styles[i].dashed ? "(12, 6)" : "1") << "\n";
     for (std::size_t i = 0; i < figure.series.size(); i++) {
         const Series& s = figure.series[i];
         out << (i ? ", \\\n     " : "plot ") << detail::gp_string(data) << " index " << i
-            << " using 1:2 with steps lw 2 lc rgb " << detail::gp_string(s.color) << " dt "
-            << (s.dashed ? "(6, 4)" : "1") << " title " << detail::gp_string(detail::legend(s));
+            << " using 1:2 with steps ls " << i + 1 << " title "
+            << detail::gp_string(detail::legend(s));
     }
     out << "\n";
     return out.str();
