@@ -268,6 +268,14 @@ void tempo_sched_entity_fini(struct drm_sched_entity *entity);
 void tempo_sched_promote(struct tempo_device *tdev, struct dma_fence *fence,
 			 s32 priority);
 u32 tempo_class_queues(u32 engine_class);
+u32 tempo_engine_load(struct tempo_device *tdev,
+		      const struct tempo_engine_desc *e);
+void tempo_queue_priority(const struct tempo_queue *queue, u8 *pipe,
+			  u8 *queue_priority);
+void tempo_sched_show_hqds(struct tempo_device *tdev, struct seq_file *m);
+void tempo_sched_show_cus(struct tempo_device *tdev, struct seq_file *m);
+
+/* tempo_job.c */
 struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 				  struct tempo_vm *vm,
 				  const struct tempo_slot *slot,
@@ -282,12 +290,6 @@ void tempo_job_discard(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
 u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
 			u32 engine_class);
-u32 tempo_engine_load(struct tempo_device *tdev,
-		      const struct tempo_engine_desc *e);
-void tempo_queue_priority(const struct tempo_queue *queue, u8 *pipe,
-			  u8 *queue_priority);
-void tempo_sched_show_hqds(struct tempo_device *tdev, struct seq_file *m);
-void tempo_sched_show_cus(struct tempo_device *tdev, struct seq_file *m);
 
 /* tempo_query.c */
 int tempo_ioctl_query(struct drm_device *dev, void *data,
