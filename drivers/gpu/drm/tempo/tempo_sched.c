@@ -51,6 +51,7 @@
 #include <linux/delay.h>
 #include <linux/dma-fence-unwrap.h>
 #include <linux/random.h>
+#include <linux/ratelimit.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -217,6 +218,10 @@ static void ring_leave(struct tempo_queue *queue, struct tempo_job *job)
 		queue_reprogram(queue);
 }
 
+/* Bans a user can cause: logged at most a few times a few seconds. */
+static DEFINE_RATELIMIT_STATE(ban_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
+
 /*
  * The hardware's completion interrupt: the hardware calls it before it
  * signals the job's fence, so the scheduler, which frees the job once
@@ -244,9 +249,10 @@ static void job_ended(void *data, int error)
 	if (error == -ETIMEDOUT)
 		trace_tempo_reset(&job->base,
 				  atomic_inc_return(&tdev->reset_count));
-	if (!atomic_xchg(&job->state->guilty, 1))
-		pr_notice_ratelimited("tempo: job failed on the hardware (%pe), context banned\n",
-				      ERR_PTR(error));
+	if (!atomic_xchg(&job->state->guilty, 1) && __ratelimit(&ban_rs))
+		drm_notice(&tdev->drm,
+			   "job failed on the hardware (%pe), context banned\n",
+			   ERR_PTR(error));
 }
 
 /* From now on the hardware reports the job's end to job_ended(). */
