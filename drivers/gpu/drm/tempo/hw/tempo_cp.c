@@ -507,7 +507,7 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	x->st->gpu_seen = 0;
 	x->st->cpu_seen = 0;
 	x->st->wait_seen = 0;
-	tempo_cu_dispatch(&x->engine->hw->cus, d);
+	tempo_cu_dispatch(&x->engine->hw->cus, d, x->slice_end != 0);
 	return cp_dispatch_wait(x);
 }
 
@@ -685,7 +685,8 @@ static int cp_run(struct tempo_cp_exec *x)
 	if (!ret && x->st->job->gang)
 		ret = cp_gang_barrier(x);
 	if (!ret && x->st->in_dispatch) {
-		tempo_cu_resume(&x->engine->hw->cus, &x->st->dispatch);
+		tempo_cu_resume(&x->engine->hw->cus, &x->st->dispatch,
+				x->slice_end != 0);
 		ret = cp_dispatch_wait(x);
 	}
 	while (!ret) {

@@ -23,6 +23,13 @@
  * high pipe priority has work, the queues below it may hold at most
  * (CUs - reserved) CUs: the rest are kept for the high-priority work.
  *
+ * A queue that runs on a starvation slice (see "Hardware queues") is
+ * served first, whatever the policy: the starvation bound reaches the
+ * CUs. Its slice is GPU time, which a dispatch waiting for a CU does not
+ * make; a starved low-priority queue whose dispatch waited behind
+ * higher-priority workgroups of other engines would hold its engine, and
+ * every queue waiting there, for as long as that work went on.
+ *
  * A dispatch can be suspended (preemption) and resumed: it starts no
  * workgroup while suspended, and its running workgroups stop at their next
  * check and save their progress, as compute wave save/restore would. A
@@ -566,12 +573,17 @@ void tempo_cu_wait_end(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
 	d->waiting = false;
 }
 
-/* Higher rank first; among equals the dispatch that arrived first. */
+/*
+ * A starved queue's dispatch first, then the higher rank; among equals the
+ * dispatch that arrived first.
+ */
 static bool before(const struct tempo_dispatch *a,
 		   const struct tempo_dispatch *b)
 {
 	u32 ra = tempo_hqd_rank(a->hqd), rb = tempo_hqd_rank(b->hqd);
 
+	if (a->starved != b->starved)
+		return a->starved;
 	return ra > rb || (ra == rb && a->seq < b->seq);
 }
 
@@ -580,9 +592,10 @@ static bool before(const struct tempo_dispatch *a,
  * @pool: the CU pool, its lock held
  *
  * Low-priority dispatches may not take the CUs that @pool reserves while a
- * high-priority queue has work. Among the others, by priority the highest
- * queue's dispatch goes first (the oldest among equals); otherwise one is
- * chosen at random.
+ * high-priority queue has work. Among the others, the dispatch of a queue
+ * on a starvation slice goes first, whatever the policy; then, by
+ * priority, the highest queue's dispatch (the oldest among equals);
+ * otherwise one is chosen at random.
  *
  * Context: any, with @pool's lock held.
  * Return: the dispatch, or NULL when none may take a CU now.
@@ -600,7 +613,7 @@ struct tempo_dispatch *tempo_cu_pick(struct tempo_cu_pool *pool)
 		if (!best || before(d, best))
 			best = d;
 	}
-	if (pool->by_priority || n < 2)
+	if (pool->by_priority || n < 2 || best->starved)
 		return best;
 	pick = get_random_u32_below(n);
 	list_for_each_entry(d, &pool->queue, link)
@@ -772,12 +785,15 @@ static void wake_cus(struct tempo_cu_pool *pool, u32 groups)
  * @pool: the pool
  * @d: the dispatch, with @d->num_groups workgroups; its bookkeeping is
  *	initialised here
+ * @starved: its queue runs on a starvation slice
  *
  * Context: process.
  */
-void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
+void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+		       bool starved)
 {
 	spin_lock(&pool->lock);
+	d->starved = starved;
 	d->next_group = 0;
 	d->num_partial = 0;
 	d->pending = d->num_groups;
@@ -820,15 +836,18 @@ void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
  * tempo_cu_resume() - resume a suspended dispatch
  * @pool: the pool
  * @d: the dispatch
+ * @starved: its queue runs on a starvation slice
  *
  * Context: process.
  */
-void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d)
+void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+		     bool starved)
 {
 	u32 groups;
 
 	spin_lock(&pool->lock);
 	d->suspended = false;
+	d->starved = starved;
 	if (has_groups(d) && list_empty(&d->link))
 		list_add_tail(&d->link, &pool->queue);
 	tempo_cu_wait_start(pool, d, tempo_cu_clock(pool));

@@ -142,6 +142,36 @@ static void cu_reservation_keeps_cus_for_a_high_queue(struct kunit *test)
 }
 
 /*
+ * A queue on a starvation slice holds its engine until its slice's GPU
+ * time is done, and a dispatch waiting for a CU makes none: the
+ * sequencer serves it before any higher queue, under either policy, but
+ * not on the CUs kept for high-priority work.
+ */
+static void cu_sequencer_serves_a_starved_queue_first(struct kunit *test)
+{
+	struct cu_fixture *f = fake_pool(test, 2, true);
+	int i;
+
+	queue_dispatch(f, HIGH);
+	queue_dispatch(f, NORMAL);
+	queue_dispatch(f, LOW);
+	f->d[LOW].starved = true;
+	KUNIT_EXPECT_PTR_EQ(test, &f->d[LOW], pick(f));
+	/* among starved ones, the one that came first */
+	f->d[NORMAL].starved = true;
+	KUNIT_EXPECT_PTR_EQ(test, &f->d[NORMAL], pick(f));
+	f->d[NORMAL].starved = false;
+	f->pool.by_priority = false;
+	for (i = 0; i < 64; i++)
+		KUNIT_EXPECT_PTR_EQ(test, &f->d[LOW], pick(f));
+	/* the reserved CUs stay the high queue's */
+	f->pool.by_priority = true;
+	f->pool.high_queues = 1;
+	f->pool.busy_low = 2;
+	KUNIT_EXPECT_PTR_EQ(test, &f->d[HIGH], pick(f));
+}
+
+/*
  * The full clocks: time during which a low or a high dispatch waits for a
  * CU by right, at times the cases give. The pool's occupancy is set by
  * hand (other dispatches' workgroups); a fixture dispatch's own workgroups
@@ -298,6 +328,7 @@ TEMPO_KUNIT_SUITE(cu, NULL, NULL,
 		  KUNIT_CASE(cu_sequencer_serves_the_highest_queue_first),
 		  KUNIT_CASE(cu_sequencer_at_random_serves_every_queue),
 		  KUNIT_CASE(cu_reservation_keeps_cus_for_a_high_queue),
+		  KUNIT_CASE(cu_sequencer_serves_a_starved_queue_first),
 		  KUNIT_CASE(cu_a_low_dispatch_waits_by_right_only_while_no_cu_is_left_for_it),
 		  KUNIT_CASE(cu_a_high_dispatch_waits_once_high_work_holds_the_reserved_cus),
 		  KUNIT_CASE(cu_a_high_dispatch_has_back_only_the_reserved_cus_there_are),

@@ -73,6 +73,8 @@ struct tempo_partial {
  * @suspended: start no workgroup, stop running ones at their next check
  * @abort: like @suspended, and forget the workgroups not finished
  * @seq: order of arrival on the pool, kept across suspensions
+ * @starved: its queue issued or resumed it on a starvation slice (see
+ *	"Hardware queues"): the sequencer serves it before any other
  * @lane_ns: GPU time each compute unit spent on its workgroups that
  *	stopped or ended: the dispatch's GPU time is the longest lane
  * @cpu_ns: CPU time its workgroups' threads spent on it
@@ -101,6 +103,7 @@ struct tempo_dispatch {
 	bool suspended;
 	bool abort;
 	u64 seq;
+	bool starved;
 	u64 lane_ns[TEMPO_HW_MAX_CUS];
 	u64 cpu_ns;
 	bool waiting;
@@ -411,9 +414,11 @@ int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
 		       u32 reserved, bool by_priority, int nice,
 		       int high_nice);
 void tempo_cu_pool_fini(struct tempo_cu_pool *pool);
-void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
+void tempo_cu_dispatch(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+		       bool starved);
 void tempo_cu_suspend(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
-void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
+void tempo_cu_resume(struct tempo_cu_pool *pool, struct tempo_dispatch *d,
+		     bool starved);
 void tempo_cu_cancel(struct tempo_cu_pool *pool, struct tempo_dispatch *d);
 bool tempo_cu_dispatch_idle(struct tempo_cu_pool *pool,
 			    struct tempo_dispatch *d, int *error);
