@@ -1139,6 +1139,82 @@ TEST_F_TIMEOUT(prio, a_quantum_ends_on_time_while_a_dispatch_runs, 60)
 		  tempo_median_u64(reach, QUANTUM_ROUNDS));
 }
 
+/* The HIGH job beside a starved LOW queue: dispatches of STARVED_STEP_MS. */
+#define STARVED_STEPS		30u
+#define STARVED_STEP_MS		8u
+/* The NORMAL workgroups of another engine that keep every CU busy. */
+#define STARVED_HOG_MS		50u
+
+/*
+ * A queue starved past the bound runs a slice of GPU time before anything
+ * may preempt it, and a dispatch waiting for a CU makes no GPU time. On
+ * one engine, a LOW job's one-workgroup dispatch waits for a CU while a
+ * NORMAL job of another engine keeps every CU it may have busy with waves
+ * of STARVED_HOG_MS workgroups (its whole run about half the job
+ * timeout); a HIGH job there preempts the LOW one and runs STARVED_STEPS
+ * dispatches of STARVED_STEP_MS. Once the LOW queue has waited past the
+ * bound it takes the engine: its dispatch must get the next CU that
+ * frees, ahead of the NORMAL workgroups, so that its slice ends and the
+ * HIGH job goes on. Both complete while the NORMAL job still runs; had the
+ * LOW dispatch waited for the NORMAL job's last wave, the HIGH job would
+ * have waited with it, and ended after it.
+ */
+TEST_F_TIMEOUT(prio, a_starved_queue_gets_a_cu_and_does_not_hold_its_engine, 60)
+{
+	struct tempo_env *e = &self->env;
+	int hog_slot = tempo_default_slot(e->engines,
+					  DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1);
+	long long starve_ms = tempo_module_param("starve_ms");
+	long long reserved = tempo_module_param("cu_reserved");
+	uint32_t hog_ns = STARVED_HOG_MS * 1000000u, low_ns = 1000000u;
+	uint32_t step_ns = STARVED_STEP_MS * 1000000u, cus, groups, normal;
+	struct tempo_batch hog, low, high;
+	int hogf, lowf, highf;
+
+	if (hog_slot < 0 || starve_ms < 0)
+		SKIP(return, "needs a second compute engine");
+	if (reserved <= 0)
+		SKIP(return, "cu_reserved=0: no CU is kept for the HIGH job");
+	if (starve_ms >= STARVED_STEPS * STARVED_STEP_MS / 2)
+		SKIP(return, "starve_ms too long for the HIGH job to starve LOW");
+	cus = e->dev.num_cus - (uint32_t)reserved;
+	groups = cus * (e->dev.job_timeout_ms / 2 / STARVED_HOG_MS);
+	if (!cus || !groups || groups > e->dev.max_groups)
+		SKIP(return, "needs CUs below the reservation");
+	ASSERT_EQ(0, tempo_ctx_create(e->fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
+				      &normal));
+	tempo_batch_init(&hog, &e->cmd, 0, 64);
+	tempo_pkt_write_timestamp(&hog, VA(e, T_LOW_START));
+	tempo_pkt_dispatch(&hog, DRM_TEMPO_KERNEL_SPIN, groups, 1, 1, &hog_ns,
+			   1);
+	tempo_pkt_end(&hog);
+	hogf = tempo_submit(_metadata, e->fd, normal, hog_slot, hog.va);
+	tempo_wait_nonzero(_metadata, &e->data, T_LOW_START);
+
+	tempo_batch_init(&low, &e->cmd, 4096, 64);
+	tempo_pkt_write_timestamp(&low, VA(e, T_FIRST));
+	tempo_pkt_dispatch(&low, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1, &low_ns, 1);
+	tempo_pkt_end(&low);
+	lowf = tempo_submit(_metadata, e->fd, self->low, self->slot, low.va);
+	tempo_wait_nonzero(_metadata, &e->data, T_FIRST);
+
+	tempo_batch_init(&high, &e->cmd, 8192, 16 * STARVED_STEPS);
+	for (unsigned int i = 0; i < STARVED_STEPS; i++)
+		tempo_pkt_dispatch(&high, DRM_TEMPO_KERNEL_SPIN, 1, 1, 1,
+				   &step_ns, 1);
+	tempo_pkt_end(&high);
+	ASSERT_FALSE(high.overflow);
+	highf = tempo_submit(_metadata, e->fd, self->high, self->slot, high.va);
+
+	tempo_fence_expect(_metadata, highf, 1, TEMPO_WAIT_MS);
+	ASSERT_EQ(1, tempo_fence_wait(lowf, 0));
+	ASSERT_EQ(0, tempo_fence_wait(hogf, 0))
+		TH_LOG("the NORMAL job of %u workgroups of %u ms on %u CUs ended first",
+		       groups, STARVED_HOG_MS, cus);
+	tempo_fence_expect(_metadata, hogf, 1,
+			   e->dev.job_timeout_ms + TEMPO_WAIT_MS);
+}
+
 /*
  * A game at LOW and a competitor at NORMAL both keep the engine busy and
  * never idle; a compositor (this file, with CAP_SYS_NICE) raises the game
