@@ -489,26 +489,11 @@ static void out_syncs_signalled(struct __test_metadata *_metadata, int fd,
 static int exec_ctx_create(int fd, uint32_t width, uint32_t *id)
 {
 	struct drm_tempo_engine engines[] = { C(0), C(1), C(2), C(3) };
-	struct drm_tempo_engine slots[] = { NONE };
-	struct drm_tempo_ctx_ext_parallel par = {
-		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
-		.width = width,
-		.num_siblings = 2,
-		.engines = TEMPO_PTR(engines),
-	};
-	struct drm_tempo_ctx_create c = {
-		.extensions = TEMPO_PTR(&par),
-		.num_slots = 1,
-		.slots = TEMPO_PTR(slots),
-	};
-	int ret;
 
 	if (width == 1)
 		return tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL, NULL, 0,
 					id);
-	ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
-	*id = c.ctx_id;
-	return ret;
+	return tempo_parallel_ctx(fd, width, 2, engines, id);
 }
 
 /*

@@ -37,28 +37,6 @@ FIXTURE_TEARDOWN(par)
 	tempo_env_fini(&self->env);
 }
 
-/* A context whose slot 0 is parallel, optionally followed by more slots. */
-static int parallel_ctx(int fd, uint16_t width, uint16_t n,
-			const struct drm_tempo_engine *engines, uint32_t *id)
-{
-	struct drm_tempo_engine slots[] = { NONE };
-	struct drm_tempo_ctx_ext_parallel ext = {
-		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
-		.width = width,
-		.num_siblings = n,
-		.engines = (uint64_t)(uintptr_t)engines,
-	};
-	struct drm_tempo_ctx_create c = {
-		.extensions = (uint64_t)(uintptr_t)&ext,
-		.num_slots = 1,
-		.slots = (uint64_t)(uintptr_t)slots,
-	};
-	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
-
-	*id = c.ctx_id;
-	return ret;
-}
-
 /* An exec of @n batches on slot 0 of @ctx. */
 static int exec_n(int fd, uint32_t ctx, const uint64_t *batches, uint32_t n,
 		  const struct drm_tempo_sync *in, uint32_t nin, int *fence)
@@ -156,7 +134,7 @@ TEST_F_TIMEOUT(gangprio, gang_is_preempted_and_resumed_as_a_unit, 60)
 	uint64_t batches[2];
 	int fd = e->fd, gang, high;
 
-	ASSERT_EQ(0, parallel_ctx(fd, 2, 1, engines, &gang_ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(fd, 2, 1, engines, &gang_ctx));
 	ASSERT_EQ(0, tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_HIGH, NULL, 0,
 				      &high_ctx));
 	for (uint32_t i = 0; i < 2; i++) {
@@ -208,7 +186,7 @@ TEST_F_TIMEOUT(gangprio, gang_is_preempted_and_resumed_as_a_unit, 60)
 static int gang_ctx_at(int fd, int32_t priority, uint32_t *id)
 {
 	struct drm_tempo_engine engines[] = { C(0), C(1) };
-	int ret = parallel_ctx(fd, 2, 1, engines, id);
+	int ret = tempo_parallel_ctx(fd, 2, 1, engines, id);
 
 	if (!ret && priority)
 		ret = tempo_ctx_set_priority(fd, *id, priority);
@@ -371,7 +349,7 @@ TEST_F(par, every_batch_increments_the_shared_counter)
 	uint32_t ctx;
 
 	every_compute_engine(engines, w);
-	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(self->env.fd, w, 4, engines, &ctx));
 	ASSERT_EQ(1, run_gang(_metadata, &self->env, ctx, 0, w));
 	ASSERT_EQ(w * 512ull, *tempo_u64(&self->env.data, COUNTER));
 	/* Every batch ran, each on its own engine. */
@@ -390,7 +368,7 @@ TEST_F(par, gangs_of_one_slot_run_one_after_the_other)
 	uint32_t ctx;
 
 	every_compute_engine(engines, w);
-	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(self->env.fd, w, 4, engines, &ctx));
 	for (uint32_t r = 0; r < 8; r++) {
 		for (uint32_t i = 0; i < w; i++)
 			batches[r][i] = member_batch(&self->env, r, i, w);
@@ -426,7 +404,7 @@ TEST_F(par, in_fence_holds_the_whole_gang)
 
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
-	ASSERT_EQ(0, parallel_ctx(e->fd, 2, 2, engines, &ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(e->fd, 2, 2, engines, &ctx));
 	ASSERT_EQ(0, drmSyncobjCreate(e->fd, 0, &gate.handle));
 	ASSERT_EQ(0, tempo_exec(e->fd, e->ctx, slot,
 				tempo_gated_batch(e, 65536, TEMPO_NO_MARK, 0),
@@ -454,7 +432,7 @@ TEST_F(par, a_failing_member_fails_the_gang_and_bans_the_context)
 
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
-	ASSERT_EQ(0, parallel_ctx(e->fd, 2, 2, engines, &ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(e->fd, 2, 2, engines, &ctx));
 	batches[0] = member_batch(e, 0, 0, 2);
 	tempo_batch_init(&bad, &e->cmd, 65536 + 256, 64);
 	tempo_pkt_write32(&bad, 0x1000, 1);	/* below va_start: a fault */
@@ -483,7 +461,7 @@ static unsigned int run_pairs(struct __test_metadata *_metadata,
 	unsigned int seen = 0;
 	uint32_t ctx;
 
-	ASSERT_EQ(0, parallel_ctx(e->fd, 2, num_siblings, engines, &ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(e->fd, 2, num_siblings, engines, &ctx));
 	for (uint32_t r = 0; r < 24; r++) {
 		ASSERT_EQ(1, run_gang(_metadata, e, ctx, r, 2));
 		seen |= 1u << check(_metadata, id_of(e, r, 0, 2),
@@ -547,7 +525,7 @@ TEST_F(par, exec_with_the_wrong_number_of_batches_fails_einval)
 	uint32_t ctx;
 
 	every_compute_engine(engines, w);
-	ASSERT_EQ(0, parallel_ctx(self->env.fd, w, 4, engines, &ctx));
+	ASSERT_EQ(0, tempo_parallel_ctx(self->env.fd, w, 4, engines, &ctx));
 	for (uint32_t i = 0; i < 5; i++)
 		batches[i] = member_batch(&self->env, 0, i % w, w);
 	ASSERT_EQ(-EINVAL, exec_n(self->env.fd, ctx, batches, 1, NULL, 0,
@@ -570,7 +548,7 @@ TEST_F(par, several_contexts_run_gangs_at_once)
 	if (variant->width != 2)
 		SKIP(return, "one width is enough");
 	for (uint32_t c = 0; c < 4; c++) {
-		ASSERT_EQ(0, parallel_ctx(self->env.fd, 2, 4, engines,
+		ASSERT_EQ(0, tempo_parallel_ctx(self->env.fd, 2, 4, engines,
 					  &ctx[c]));
 		for (uint32_t i = 0; i < 2; i++)
 			batches[c][i] = member_batch(&self->env, c, i, 2);

@@ -485,6 +485,35 @@ static inline int tempo_submit(struct __test_metadata *_metadata, int fd,
 }
 
 /*
+ * A NORMAL context of one slot, parallel: @width batches, batch i on one
+ * of the @n engines @engines[i * @n .. i * @n + @n - 1]. 0 or -errno; the
+ * context's id in *@id.
+ */
+static inline int tempo_parallel_ctx(int fd, uint16_t width, uint16_t n,
+				     const struct drm_tempo_engine *engines,
+				     uint32_t *id)
+{
+	struct drm_tempo_engine slots[] = {
+		{ 0, DRM_TEMPO_ENGINE_INSTANCE_NONE },
+	};
+	struct drm_tempo_ctx_ext_parallel ext = {
+		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
+		.width = width,
+		.num_siblings = n,
+		.engines = TEMPO_PTR(engines),
+	};
+	struct drm_tempo_ctx_create c = {
+		.extensions = TEMPO_PTR(&ext),
+		.num_slots = 1,
+		.slots = TEMPO_PTR(slots),
+	};
+	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
+
+	*id = c.ctx_id;
+	return ret;
+}
+
+/*
  * &DRM_IOCTL_TEMPO_EXEC of one batch with @flags (a sync_file is always
  * asked for, returned in *@fence, else -1), waiting for @in unless NULL:
  * 0 or -errno.

@@ -387,24 +387,8 @@ static int gang_ctx(int fd, uint32_t *id)
 		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0 },
 		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1 },
 	};
-	struct drm_tempo_engine slots[] = {
-		{ 0, DRM_TEMPO_ENGINE_INSTANCE_NONE },
-	};
-	struct drm_tempo_ctx_ext_parallel ext = {
-		.base.name = DRM_TEMPO_CTX_EXT_PARALLEL,
-		.width = 2,
-		.num_siblings = 1,
-		.engines = (uint64_t)(uintptr_t)engines,
-	};
-	struct drm_tempo_ctx_create c = {
-		.extensions = (uint64_t)(uintptr_t)&ext,
-		.num_slots = 1,
-		.slots = (uint64_t)(uintptr_t)slots,
-	};
-	int ret = tempo_ioctl(fd, DRM_IOCTL_TEMPO_CTX_CREATE, &c);
 
-	*id = c.ctx_id;
-	return ret;
+	return tempo_parallel_ctx(fd, 2, 1, engines, id);
 }
 
 /*
