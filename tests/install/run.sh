@@ -361,32 +361,38 @@ build_copy() {
 	fi
 }
 
+# build_copies GLOB COMPILE LIBS: build_copy of each file GLOB matches;
+# there must be one.
+build_copies() {
+	local src rc=0
+	# shellcheck disable=SC2086
+	for src in $1; do
+		[ -e "$src" ] || { echo "no program matches $1"; return 1; }
+		build_copy "$src" "$2" "$3" || rc=1
+	done
+	return $rc
+}
+
 # The uAPI guide's programs, Documentation/examples/*.c, as its reader
 # builds them against an installed tempo: tempo.pc's Cflags and libdrm's
 # Libs, nothing else.
 guide_programs() {
-	local src cflags libs rc=0
+	local cflags libs
 	cflags=$(pc --cflags tempo) && libs=$(pc --libs libdrm) || return 1
 	echo "cflags: $cflags"
 	echo "libs: $libs"
-	for src in Documentation/examples/*.c; do
-		[ -e "$src" ] || { echo "no program in Documentation/examples"; return 1; }
-		build_copy "$src" "gcc -Wall -Wextra -Werror $cflags" "$libs" || rc=1
-	done
-	return $rc
+	build_copies 'Documentation/examples/*.c' \
+		"gcc -Wall -Wextra -Werror $cflags" "$libs"
 }
 
 # The libtempo guide's programs, Documentation/examples/*.cpp, built as
 # it says: g++ -std=c++20 and tempo.pc's Cflags and Libs.
 libtempo_programs() {
-	local src flags rc=0
+	local flags
 	flags=$(pc --cflags --libs tempo) || return 1
 	echo "flags: $flags"
-	for src in Documentation/examples/*.cpp; do
-		[ -e "$src" ] || { echo "no program in Documentation/examples"; return 1; }
-		build_copy "$src" "g++ -std=c++20 -Wall -Wextra -Werror" "$flags" || rc=1
-	done
-	return $rc
+	build_copies 'Documentation/examples/*.cpp' \
+		"g++ -std=c++20 -Wall -Wextra -Werror" "$flags"
 }
 
 consumer_cmake() {
