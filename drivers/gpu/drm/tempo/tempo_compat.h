@@ -16,6 +16,7 @@
 
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -141,6 +142,14 @@ static inline u64 tempo_compat_sched_job_id(const struct drm_sched_job *job)
 	return 0;
 #endif
 }
+
+/*
+ * The unbound system workqueue under its mainline name; older kernels
+ * call it system_unbound_wq.
+ */
+#ifndef TEMPO_HAVE_WORKQUEUE_DFL_WQ
+#define system_dfl_wq	system_unbound_wq
+#endif
 
 /* Map a GEM object into the kernel, taking its reservation lock if needed. */
 static inline int tempo_compat_gem_vmap(struct drm_gem_object *obj,

@@ -145,7 +145,7 @@ static u64 loan_budget_ns(void)
 /* Look at the queue's loans again once its HQD may have run @ns. */
 static void loan_watch(struct tempo_queue *queue, u64 ns)
 {
-	queue_delayed_work(system_wq, &queue->loan_work,
+	queue_delayed_work(system_dfl_wq, &queue->loan_work,
 			   nsecs_to_jiffies(ns) + 1);
 }
 
