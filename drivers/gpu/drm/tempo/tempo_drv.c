@@ -74,6 +74,7 @@
 #define TEMPO_DEF_USER_MAX_BO_MIB	16384
 #define TEMPO_DEF_HW_NICE		10
 #define TEMPO_DEF_INHERIT_MS		10
+#define TEMPO_DEF_HW_SUBMISSION		2
 
 /* " (LO-HI, default DEF)", for MODULE_PARM_DESC(). */
 #define TEMPO_RANGE(lo, hi, def) \
@@ -103,6 +104,7 @@ struct tempo_params tempo_params = {
 	.floor = false,
 	.run_in_place = false,
 	.inherit_ms = TEMPO_DEF_INHERIT_MS,
+	.hw_submission = TEMPO_DEF_HW_SUBMISSION,
 };
 
 module_param_named(gfx_engines, tempo_params.gfx_engines, uint, 0444);
@@ -127,6 +129,9 @@ module_param_named(job_timeout_ms, tempo_params.job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "a job whose running time (GPU time) reaches it fails with -ETIMEDOUT"
 		 TEMPO_RANGE(TEMPO_PARAM_TIMEOUT_MS_MIN, TEMPO_PARAM_TIMEOUT_MS_MAX,
 			     TEMPO_DEF_JOB_TIMEOUT_MS));
+module_param_named(hw_submission, tempo_params.hw_submission, uint, 0444);
+MODULE_PARM_DESC(hw_submission, "jobs each hardware queue's scheduler may have in its ring at once; the others wait in priority order"
+		 TEMPO_RANGE(1, TEMPO_RING_SIZE, TEMPO_DEF_HW_SUBMISSION));
 module_param_named(hqd_policy, tempo_params.hqd_policy, uint, 0444);
 MODULE_PARM_DESC(hqd_policy, "HQD priorities: 0 static partition (one high-priority HQD per engine), 1 dynamic reprogramming (default 0)");
 module_param_named(cu_reserved, tempo_params.cu_reserved, uint, 0444);
@@ -359,6 +364,7 @@ static bool params_valid(const struct tempo_params *p)
 	       p->cus >= 1 && p->cus <= TEMPO_PARAM_CUS_MAX &&
 	       p->job_timeout_ms >= TEMPO_PARAM_TIMEOUT_MS_MIN &&
 	       p->job_timeout_ms <= TEMPO_PARAM_TIMEOUT_MS_MAX &&
+	       p->hw_submission >= 1 && p->hw_submission <= TEMPO_RING_SIZE &&
 	       p->hqd_policy <= TEMPO_HQD_DYNAMIC && p->cu_reserved < p->cus &&
 	       p->starve_ms >= 1 && p->starve_ms <= TEMPO_PARAM_STARVE_MS_MAX &&
 	       p->max_contexts >= 1 &&

@@ -6,8 +6,12 @@
 /**
  * DOC: Scheduling
  *
- * There is one drm_sched scheduler per hardware queue (HQD); its credit
- * limit is the HQD ring size, so the ring never overflows. A job's
+ * There is one drm_sched scheduler per hardware queue (HQD). Its credit
+ * limit, the module parameter hw_submission (2 by default, as amdgpu's
+ * sched_hw_submission), is how many jobs it may have in the HQD ring at
+ * once: the others wait in drm_sched, whose run queues order them by
+ * priority, so a job waits behind at most that many lower-priority jobs
+ * of its HQD however many contexts share it. A job's
  * dependencies are resolved by drm_sched; when they are met, run_job hands
  * the job to the hardware: it writes the job descriptor into the HQD ring
  * and rings the doorbell (tempo_hw_hqd_submit(), tempo_hw_hqd_kick()),
@@ -798,7 +802,7 @@ static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
 	if (!name)
 		return -ENOMEM;
 	return tempo_compat_sched_init(&queue->sched, &tempo_sched_ops,
-				       TEMPO_RING_SIZE,
+				       tempo_params.hw_submission,
 				       msecs_to_jiffies(tdev->job_timeout_ms),
 				       name, tdev->drm.dev);
 }
@@ -856,7 +860,7 @@ static int gang_queue_init(struct tempo_device *tdev, bool high)
 	tdev->gang_scheds[high][0] = &gang->sched;
 	queue_ring_init(gang);
 	ret = tempo_compat_sched_init(&gang->sched, &tempo_gang_ops,
-				      TEMPO_RING_SIZE,
+				      tempo_params.hw_submission,
 				      msecs_to_jiffies(tdev->job_timeout_ms),
 				      high ? "tempo-gang-high" : "tempo-gang",
 				      tdev->drm.dev);

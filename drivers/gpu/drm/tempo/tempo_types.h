@@ -118,6 +118,8 @@ struct tempo_hw_hqd;
  * @inherit_ms: writable at run time: how long a priority loan
  *	(%DRM_TEMPO_EXEC_INHERIT_PRIORITY) lasts, in running time of the
  *	borrowing job's HQD
+ * @hw_submission: jobs each scheduler may have handed to its HQD ring and
+ *	not yet ended; the others wait in drm_sched, in priority order
  */
 struct tempo_params {
 	unsigned int gfx_engines;
@@ -145,6 +147,7 @@ struct tempo_params {
 	bool floor;
 	bool run_in_place;
 	unsigned int inherit_ms;
+	unsigned int hw_submission;
 };
 
 /**
