@@ -433,7 +433,7 @@ if [ "$module_ok" = 1 ]; then
 	vm_suite dynamic-hqd --modparams "hqd_policy=1 cu_by_priority=0 master_priority=1 $modparams" -- \
 		"$probe" build/cmake/tests/uapi/priority build/cmake/tests/uapi/sched \
 		build/cmake/tests/uapi/exec build/cmake/tests/uapi/reset build/cmake/tests/uapi/trace \
-		build/cmake/tests/uapi/parallel \
+		build/cmake/tests/uapi/parallel build/cmake/tests/uapi/crowd \
 		"build/cmake/tests/uapi/hostile -r device.query_hqds_shows_live_priorities_to_privileged_callers_only -r device.master_of_the_card_node_raises_priority_with_master_priority"
 	harness_boot_checks
 	stress_suite stress 50 12 6 2 waits

@@ -485,13 +485,14 @@ static inline int tempo_submit(struct __test_metadata *_metadata, int fd,
 }
 
 /*
- * A NORMAL context of one slot, parallel: @width batches, batch i on one
- * of the @n engines @engines[i * @n .. i * @n + @n - 1]. 0 or -errno; the
- * context's id in *@id.
+ * A context of priority @prio and one slot, parallel: @width batches,
+ * batch i on one of the @n engines @engines[i * @n .. i * @n + @n - 1].
+ * 0 or -errno; the context's id in *@id.
  */
-static inline int tempo_parallel_ctx(int fd, uint16_t width, uint16_t n,
-				     const struct drm_tempo_engine *engines,
-				     uint32_t *id)
+static inline int tempo_parallel_ctx_prio(int fd, int32_t prio,
+					  uint16_t width, uint16_t n,
+					  const struct drm_tempo_engine *engines,
+					  uint32_t *id)
 {
 	struct drm_tempo_engine slots[] = {
 		{ 0, DRM_TEMPO_ENGINE_INSTANCE_NONE },
@@ -504,6 +505,7 @@ static inline int tempo_parallel_ctx(int fd, uint16_t width, uint16_t n,
 	};
 	struct drm_tempo_ctx_create c = {
 		.extensions = TEMPO_PTR(&ext),
+		.priority = prio,
 		.num_slots = 1,
 		.slots = TEMPO_PTR(slots),
 	};
@@ -511,6 +513,15 @@ static inline int tempo_parallel_ctx(int fd, uint16_t width, uint16_t n,
 
 	*id = c.ctx_id;
 	return ret;
+}
+
+/* The same, NORMAL. */
+static inline int tempo_parallel_ctx(int fd, uint16_t width, uint16_t n,
+				     const struct drm_tempo_engine *engines,
+				     uint32_t *id)
+{
+	return tempo_parallel_ctx_prio(fd, DRM_TEMPO_PRIORITY_NORMAL, width, n,
+				       engines, id);
 }
 
 /*
