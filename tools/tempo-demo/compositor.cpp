@@ -226,13 +226,9 @@ void record_frame(const Compositor& compositor, std::uint64_t frame, Clock::time
     run.missed++;
     const JobTimes times = compositor.times();
     const double waited_ns = static_cast<double>(times.engine_wait_ns + times.cu_wait_ns);
-    // Until it was written into its hardware queue the job waited in the
-    // scheduler, mostly for the jobs of other contexts that held the
-    // queue's ring slots (hw_submission): count that as the GPU's.
-    const double queued_ns = std::max(0.0, static_cast<double>(times.queued) - submitted_ns);
     // Other work on the GPU caused the miss when the batch ended late and
     // would have ended in time without the waits behind it.
-    if (end > deadline_ns && end - waited_ns - queued_ns <= deadline_ns)
+    if (end > deadline_ns && end - waited_ns <= deadline_ns)
         run.missed_by_gpu++;
     run.missed_queued_us.push_back((static_cast<double>(times.queued) - submitted_ns) / 1000.0);
     run.missed_waited_us.push_back(waited_ns / 1000.0);

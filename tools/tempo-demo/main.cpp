@@ -564,11 +564,10 @@ void print_misses(const std::vector<ScenarioRun>& runs)
 {
     std::printf("\n(latency: submit to fence seen signalled; a frame misses when its fence has not "
                 "signalled at the next vblank or its output is wrong; by_gpu: the misses that "
-                "other work on the GPU caused, the batch ending late but in time without its "
-                "wait for a slot in its hardware queue's ring and the waits for its engine and "
-                "for CUs behind other jobs that the hardware reported (WRITE_JOB_TIMES); the "
-                "others lost their time on the host; the game's frames are its jobs "
-                "completed)\n");
+                "other work on the GPU caused, the batch ending late but in time without the "
+                "waits for its engine and for CUs behind other jobs that the hardware "
+                "reported (WRITE_JOB_TIMES); the others lost their time on the host; the game's "
+                "frames are its jobs completed)\n");
     for (const ScenarioRun& run : runs) {
         std::printf("%s: CPUs %.0f%% busy\n", run.name.c_str(), run.cpu_busy);
         for (const ProcessRun& r : run.processes) {
