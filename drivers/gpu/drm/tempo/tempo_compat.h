@@ -144,6 +144,19 @@ static inline u64 tempo_compat_sched_job_id(const struct drm_sched_job *job)
 }
 
 /*
+ * How many jobs each HQD's scheduler hands to its ring by default
+ * (hw_submission). Where drm_sched's entity kill leaks a fence reference
+ * for every job it drops (compat/sched_fence_finished_1.c), jobs must
+ * reach the ring before their entity ends, or the module never unloads:
+ * there, the whole ring.
+ */
+#ifdef TEMPO_HAVE_SCHED_FENCE_FINISHED_1
+#define TEMPO_COMPAT_HW_SUBMISSION	TEMPO_RING_SIZE
+#else
+#define TEMPO_COMPAT_HW_SUBMISSION	2
+#endif
+
+/*
  * The unbound system workqueue under its mainline name; older kernels
  * call it system_unbound_wq.
  */

@@ -8,7 +8,8 @@
  *
  * There is one drm_sched scheduler per hardware queue (HQD). Its credit
  * limit, the module parameter hw_submission (2 by default, as amdgpu's
- * sched_hw_submission), is how many jobs it may have in the HQD ring at
+ * sched_hw_submission; see tempo_compat.h for the kernels where it is the
+ * ring's size), is how many jobs it may have in the HQD ring at
  * once: the others wait in drm_sched, whose run queues order them by
  * priority, so a job waits behind at most that many lower-priority jobs
  * of its HQD however many contexts share it. A job's
