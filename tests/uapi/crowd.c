@@ -73,16 +73,11 @@ static int crowd_exec(struct __test_metadata *_metadata, int fd,
 		      uint32_t ctx, uint32_t slot, const uint64_t *batches,
 		      uint32_t n)
 {
-	struct drm_tempo_exec x = {
-		.ctx_id = ctx,
-		.slot = slot,
-		.flags = DRM_TEMPO_EXEC_OUT_SYNC_FILE,
-		.num_batches = n,
-		.batches = TEMPO_PTR(batches),
-	};
+	int fence = -1;
 
-	ASSERT_EQ(0, tempo_ioctl(fd, DRM_IOCTL_TEMPO_EXEC, &x));
-	return x.out_fence_fd;
+	ASSERT_EQ(0, tempo_exec_gang(fd, ctx, slot, batches, n, NULL, 0,
+				     &fence));
+	return fence;
 }
 
 /*
