@@ -8,10 +8,22 @@
 # them (tempo-demo's latency histogram) are drawn there as SVG when
 # gnuplot is installed.
 #
+#   scripts/demo.sh [--build-only]
+#
+# --build-only builds what the demo runs (the module for the VM's kernel,
+# the tools) and stops before booting the VM.
+#
 # Environment:
 #   TEMPO_DEMO_MODPARAMS  module parameters for tempo.ko
 #   TEMPO_VM_ARGS         more tools/vm/run options (word-split)
 set -uo pipefail
+
+build_only=0
+case ${1:-} in
+'') ;;
+--build-only) build_only=1 ;;
+*) echo "usage: scripts/demo.sh [--build-only]" >&2; exit 2 ;;
+esac
 
 # Commands run in the VM, in order, from the repository root.  The first
 # word must be the program (relative to the repository root).
@@ -34,6 +46,7 @@ if [ -f CMakeLists.txt ]; then
 	echo "==> building the tools"
 	$make tools || { echo "demo: make tools failed" >&2; exit 1; }
 fi
+[ "$build_only" = 0 ] || exit 0
 
 cmds=()
 for c in "${DEMO_CMDS[@]}"; do
