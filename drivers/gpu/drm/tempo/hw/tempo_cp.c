@@ -115,6 +115,12 @@ struct tempo_cp_exec {
 	u64 in_place_end;
 };
 
+/* The queue runs a starvation slice: only such a slice has an end. */
+static bool cp_starved(const struct tempo_cp_exec *x)
+{
+	return x->slice_end != 0;
+}
+
 static struct tempo_hw_mmu *cp_mmu(struct tempo_cp_exec *x)
 {
 	return x->st->job->mmu;
@@ -507,7 +513,7 @@ static int cp_dispatch(struct tempo_cp_exec *x, const struct tempo_packet *p)
 	x->st->gpu_seen = 0;
 	x->st->cpu_seen = 0;
 	x->st->wait_seen = 0;
-	tempo_cu_dispatch(&x->engine->hw->cus, d, x->slice_end != 0);
+	tempo_cu_dispatch(&x->engine->hw->cus, d, cp_starved(x));
 	return cp_dispatch_wait(x);
 }
 
@@ -686,7 +692,7 @@ static int cp_run(struct tempo_cp_exec *x)
 		ret = cp_gang_barrier(x);
 	if (!ret && x->st->in_dispatch) {
 		tempo_cu_resume(&x->engine->hw->cus, &x->st->dispatch,
-				x->slice_end != 0);
+				cp_starved(x));
 		ret = cp_dispatch_wait(x);
 	}
 	while (!ret) {
