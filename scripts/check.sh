@@ -8,6 +8,12 @@
 # dies or times out each count as one more failure.  Exits non-zero when
 # anything failed or when nothing was tested.
 #
+# Machine-readable results, in build/check/out: each VM suite's run as
+# KTAP (NAME.ktap) and one line per program (results-NAME.tsv), the
+# device-free tests as JUnit XML (junit-ctest.xml, junit-ctest-clang.xml);
+# in build/check: summary.json, each section's counts and time and the
+# totals of the last line (scripts/check-summary.sh).
+#
 # Environment:
 #   TEMPO_CHECK_TIMEOUT    VM time limit in seconds (default 3000)
 #   TEMPO_TEST_TIMEOUT     limit per test program in seconds (default 900)
@@ -34,6 +40,26 @@ failures=()
 details=()
 skips=()
 t_start=$(date +%s)
+passed=0 failed=0 skipped=0
+
+# Each section's name, counts and start time by index, for summary.json;
+# sec is the current one, "setup" until the first section opens.
+sec=-1
+sec_names=() sec_pass=() sec_fail=() sec_skip=() sec_t0=() sec_secs=()
+open_section() {
+	sec=$((sec + 1))
+	sec_names[sec]=$1 sec_pass[sec]=0 sec_fail[sec]=0 sec_skip[sec]=0
+	sec_t0[sec]=$(date +%s)
+}
+open_section setup
+# count P F S: P more tests passed, F failed and S skipped, in the totals
+# and in the current section's counts.
+count() {
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+	sec_pass[sec]=$((sec_pass[sec] + $1))
+	sec_fail[sec]=$((sec_fail[sec] + $2))
+	sec_skip[sec]=$((sec_skip[sec] + $3))
+}
 
 # A compiler cache kept beside the kernels and IGT: a clean clone's C and
 # C++ builds (libtempo, the tools and the tests, with g++ and clang) took
@@ -51,12 +77,29 @@ fi
 section() {
 	local t=$(($(date +%s) - t_start))
 	printf '\n==> %s [%dm%02ds]\n' "$*" $((t / 60)) $((t % 60))
+	open_section "$*"
 }
-fail_step() { failures+=("$1"); echo "check: FAILED: $1"; }
+# A failed step counts in the totals at the end, in its section's now.
+fail_step() {
+	failures+=("$1")
+	sec_fail[sec]=$((sec_fail[sec] + 1))
+	echo "check: FAILED: $1"
+}
 skip_step() { skips+=("$1"); echo "check: skipped: $1"; }
 # What a failure was, repeated in the summary: the end of the output is
 # often all a CI log keeps.
 detail() { details+=("$1"); }
+
+# count_tap NAME OUTPUT: adds the "ok"/"not ok" lines of OUTPUT to the totals.
+count_tap() {
+	local k p f
+	k=$(grep -c '^ok .*# SKIP' <<<"$2")
+	p=$(grep -c '^ok ' <<<"$2")
+	p=$((p - k))
+	f=$(grep -c '^not ok ' <<<"$2")
+	count "$p" "$f" "$k"
+	[ $((p + f)) -gt 0 ] || fail_step "$1 reported nothing"
+}
 
 # The VM runs some tests as an unprivileged user, from this tree: every
 # directory above it must let others through, and the tree itself (a
@@ -72,6 +115,11 @@ while [ "$d" != / ]; do
 		fail_step "$d is closed to other users: the unprivileged tests cannot run from $repo"
 	d=$(dirname "$d")
 done
+
+# The machine-readable results of an earlier run go: what is there at the
+# end is this run's.
+mkdir -p "$out"
+rm -f "$out"/*.ktap "$out"/junit-ctest*.xml "$logs/summary.json" "$logs/sections.tsv"
 
 # --- build ------------------------------------------------------------------
 module_ok=0
@@ -98,17 +146,43 @@ else
 	skip_step "no CMakeLists.txt"
 fi
 
+# The uAPI tests as a kselftest target, installed as kernel CI takes
+# them (tests/uapi/Makefile): the production suite runs some of them
+# through the tree's run_kselftest.sh. Compiled through the cache too.
+ksft_dir=
+ksft_cc=()
+[ -z "${CMAKE_C_COMPILER_LAUNCHER:-}" ] || ksft_cc=(CC="$CMAKE_C_COMPILER_LAUNCHER gcc")
+section "uAPI tests as kselftests (make -C tests/uapi kselftest-install)"
+if $make -C tests/uapi -j "$(nproc)" kselftest-install "${ksft_cc[@]}" \
+	>"$logs/kselftest.log" 2>&1; then
+	ksft_dir=build/kselftest/install
+	tail -n 2 "$logs/kselftest.log"
+else
+	tail -n 20 "$logs/kselftest.log"
+	fail_step "make -C tests/uapi kselftest-install (see $logs/kselftest.log)"
+fi
+
+# How this script counts and records results, and run-all.sh's kselftest
+# runner and KTAP file, tested without a device (seconds).
+section "make check's results (tests/check/results.sh)"
+results_out=$(tests/check/results.sh $ksft_dir 2>&1)
+echo "$results_out"
+count_tap tests/check/results.sh "$results_out"
+
 # The device-free programs (GoogleTest's *_unit_test, ctest's list) run
 # here, on the host, where they take seconds: in the VM, under TCG, they
-# took 47 s of the production suite. Each of their tests counts.
+# took 47 s of the production suite. Each of their tests counts; ctest
+# writes their results as JUnit XML too.
 unit_passed=0 unit_failed=0
 if [ -f build/cmake/CTestTestfile.cmake ]; then
 	section "device-free tests (ctest in build/cmake)"
-	unit_out=$(ctest --test-dir build/cmake --output-on-failure 2>&1)
+	unit_out=$(ctest --test-dir build/cmake --output-on-failure \
+		--output-junit "$out/junit-ctest.xml" 2>&1)
 	unit_rc=$?
 	echo "$unit_out" | tail -n 3
 	read -r unit_failed unit_total < <(sed -n 's/^[0-9]*% tests passed, \([0-9]*\) tests\{0,1\} failed out of \([0-9]*\)$/\1 \2/p' <<<"$unit_out")
 	unit_passed=$((${unit_total:-0} - ${unit_failed:-0}))
+	count "$unit_passed" "${unit_failed:-0}" 0
 	if [ "$unit_rc" != 0 ] || [ "${unit_total:-0}" = 0 ]; then
 		fail_step "device-free tests (ctest in build/cmake, exit $unit_rc)"
 		while read -r line; do
@@ -120,14 +194,14 @@ fi
 # Everything with clang too, -Werror: one more test when it builds and
 # ctest passes. Unoptimised and without debug information: clang's
 # warnings do not depend on them, and it builds in half the time.
-clang_ok=0
 section "library, tools and tests with clang (build/clang)"
 if command -v clang++ >/dev/null; then
 	if CC=clang CXX=clang++ cmake -S . -B build/clang -DTEMPO_BUILD_TOOLS=ON -DTEMPO_BUILD_UAPI_TESTS=ON \
 		-DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=-O0 -DCMAKE_CXX_FLAGS=-O0 >/dev/null &&
 	   cmake --build build/clang -j "$(nproc)" &&
-	   ctest --test-dir build/clang --output-on-failure | tail -n 3; then
-		clang_ok=1
+	   ctest --test-dir build/clang --output-on-failure \
+		--output-junit "$out/junit-ctest-clang.xml" | tail -n 3; then
+		count 1 0 0
 	else
 		fail_step "building or unit-testing with clang (build/clang)"
 	fi
@@ -289,7 +363,6 @@ lts_suite() {
 }
 
 # --- tests in the VM --------------------------------------------------------
-passed=$((clang_ok + unit_passed)) failed=${unit_failed:-0} skipped=0
 
 # harness_boot_checks: the harness's handling of deaths during boot (three
 # short boots): a boot that dies before the guest loads any module is
@@ -301,8 +374,7 @@ harness_boot_checks() {
 	echo "$out"
 	p=$(grep -c '^ok: ' <<<"$out")
 	f=$(grep -c '^FAILED: ' <<<"$out")
-	passed=$((passed + p))
-	failed=$((failed + f))
+	count "$p" "$f" 0
 	[ $((p + f)) -gt 0 ] || fail_step "tools/vm/selftest/run --boot-only reported nothing"
 	while read -r line; do
 		detail "VM harness: $line"
@@ -320,10 +392,10 @@ vm_suite() {
 	shift
 	section "tests in the VM: $name"
 	mkdir -p "$out" "$logs/$name"
-	rm -f "$out/results-$name.tsv" "$logs/$name/last-run.env"
+	rm -f "$out/results-$name.tsv" "$out/$name.ktap" "$logs/$name/last-run.env"
 	tools/vm/run "${vm_args[@]}" "${vmopts[@]}" --log-dir "$logs/$name" -- \
 		tests/guest/run-all.sh --timeout "${TEMPO_TEST_TIMEOUT:-900}" \
-		--results "$out/results-$name.tsv" "$@"
+		--results "$out/results-$name.tsv" --ktap "$out/$name.ktap" "$@"
 	vm_rc=$?
 	if [ ! -f "$logs/$name/last-run.env" ]; then
 		fail_step "$name: tools/vm/run failed (exit $vm_rc)"
@@ -336,10 +408,8 @@ vm_suite() {
 		read -r p _ f _ k _ <<<"${summary//,/}"
 		while read -r line; do
 			detail "$name: $line"
-		done < <(grep -E '^not ok ' "$logs/$name/last-output.log" | head -n 5)
-		passed=$((passed + p))
-		failed=$((failed + f))
-		skipped=$((skipped + ${k:-0}))
+		done < <(grep -E '^(# )?not ok ' "$logs/$name/last-output.log" | head -n 5)
+		count "$p" "$f" "${k:-0}"
 	else
 		fail_step "$name: the test run in the VM reported no results (tools/vm/run exit $vm_rc)"
 	fi
@@ -353,7 +423,7 @@ vm_suite() {
 		fail_step "$name: the VM died before the tests finished (see $logs/$name/last-guest.log)"
 	fi
 	if [ "${log_clean:-0}" = 1 ]; then
-		passed=$((passed + 1))
+		count 1 0 0
 		echo "check: $name: guest kernel log is clean"
 	else
 		fail_step "$name: guest kernel log has reports (see $logs/$name/last-guest.log)"
@@ -413,17 +483,31 @@ start_host_checks() {
 	[ -z "$host_pid" ] || return 0
 	! command -v chrt >/dev/null || idle=(chrt -i 0)
 	mkdir -p "$logs"
+	rm -f "$logs/install.seconds" "$logs/gates.seconds"
 	{
+		t0=$(date +%s)
 		[ ! -x tests/install/run.sh ] ||
 			"${idle[@]}" tests/install/run.sh >"$logs/install.out" 2>&1
+		t1=$(date +%s)
+		echo $((t1 - t0)) >"$logs/install.seconds"
 		"${idle[@]}" scripts/gates.sh >"$logs/gates.out" 2>&1
+		echo $(($(date +%s) - t1)) >"$logs/gates.seconds"
 	} &
 	host_pid=$!
 }
 
+# The uAPI programs the production suite runs through the kselftest tree's
+# run_kselftest.sh, as kernel CI would (query also as the unprivileged
+# user): two short ones, 129 tests, for under TCG the runner makes a
+# program take two to four times as long (query 9.0 s alone, 15.8 s
+# through it, exec_bad 6.4 and 27.3 s, on a loaded host). The others run
+# directly, and none runs twice.
+ksft_only=(--kselftest-only query --kselftest-only vm)
+
 if [ "$module_ok" = 1 ]; then
 	start_host_checks
 	vm_suite production ${modparams:+--modparams "$modparams"} -- \
+		${ksft_dir:+--kselftest "$ksft_dir" "${ksft_only[@]}"} \
 		--discover --exclude "$debug_only" --exclude '*_unit_test' \
 		"$probe" ${igt_dir:+"tests/guest/igt.sh --name production $igt_dir"} \
 		${igt_dir:+"tests/guest/gputop.sh $igt_dir"} tests/guest/rfc-latency.sh \
@@ -452,17 +536,12 @@ fi
 # (about 5 minutes under TCG; only with TEMPO_CHECK_INSTALL_VM=1). The
 # gates: scripts/gates.sh, one pass or failure per gate.
 
-# count_tap NAME OUTPUT: adds the "ok"/"not ok" lines of OUTPUT to the totals.
-count_tap() {
-	local k p f
-	k=$(grep -c '^ok .*# SKIP' <<<"$2")
-	p=$(grep -c '^ok ' <<<"$2")
-	p=$((p - k))
-	f=$(grep -c '^not ok ' <<<"$2")
-	passed=$((passed + p))
-	failed=$((failed + f))
-	skipped=$((skipped + k))
-	[ $((p + f)) -gt 0 ] || fail_step "$1 reported nothing"
+# host_section NAME: the section's time is the time NAME took in the
+# background (build/check/NAME.seconds); its TAP output is kept as
+# out/NAME.ktap.
+host_section() {
+	sec_secs[sec]=$(cat "$logs/$1.seconds" 2>/dev/null)
+	[ ! -f "$logs/$1.out" ] || cp "$logs/$1.out" "$out/$1.ktap"
 }
 
 start_host_checks
@@ -470,6 +549,7 @@ wait "$host_pid"
 
 section "install test (tests/install/run.sh)"
 if [ -x tests/install/run.sh ]; then
+	host_section install
 	install_out=$(cat "$logs/install.out" 2>/dev/null)
 	echo "$install_out"
 	count_tap "tests/install/run.sh" "$install_out"
@@ -488,20 +568,67 @@ else
 fi
 
 section "build gates (scripts/gates.sh)"
+host_section gates
 gates_out=$(cat "$logs/gates.out" 2>/dev/null)
 echo "$gates_out"
 count_tap "scripts/gates.sh" "$gates_out"
 
 # --- summary ----------------------------------------------------------------
+# summary_agrees FILE: whether FILE is JSON whose totals, and the sums of
+# its sections, are those of the last line.
+summary_agrees() {
+	python3 - "$1" "$passed" "$failed" "$skipped" <<'EOF'
+import json
+import sys
+
+summary = json.load(open(sys.argv[1]))
+line = [int(n) for n in sys.argv[2:5]]
+keys = ("passed", "failed", "skipped")
+totals = [summary[k] for k in keys]
+sums = [sum(s[k] for s in summary["sections"]) for k in keys]
+if totals != line or sums != line:
+    print(f"check: summary.json says {totals}, its sections {sums}, the last line {line}")
+    sys.exit(1)
+EOF
+}
+
+# write_summary: build/check/summary.json (scripts/check-summary.sh) from
+# each section's counts and time (build/check/sections.tsv) and the
+# failed steps; fails unless it agrees with the last line.
+write_summary() {
+	local i t now
+	now=$(date +%s)
+	for i in "${!sec_names[@]}"; do
+		if [ -n "${sec_secs[i]:-}" ]; then
+			t=${sec_secs[i]}
+		elif [ "$i" -lt "$sec" ]; then
+			t=$((sec_t0[i + 1] - sec_t0[i]))
+		else
+			t=$((now - sec_t0[i]))
+		fi
+		printf '%s\t%s\t%s\t%s\t%s\n' "${sec_names[i]}" "${sec_pass[i]}" \
+			"${sec_fail[i]}" "${sec_skip[i]}" "$t"
+	done >"$logs/sections.tsv"
+	: >"$logs/failures.txt"
+	[ ${#failures[@]} = 0 ] || printf '%s\n' "${failures[@]}" >"$logs/failures.txt"
+	scripts/check-summary.sh "$logs/sections.tsv" "$logs/failures.txt" >"$logs/summary.json" &&
+		summary_agrees "$logs/summary.json"
+}
+
 failed=$((failed + ${#failures[@]}))
 section "summary"
+if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
+	fail_step "nothing was tested"
+	failed=1
+fi
+if ! write_summary; then
+	fail_step "$logs/summary.json is missing or disagrees with the totals"
+	failed=$((failed + 1))
+	write_summary
+fi
 for s in "${skips[@]}"; do echo "  skipped: $s"; done
 for f in "${failures[@]}"; do echo "  FAILED:  $f"; done
 for d in "${details[@]}"; do echo "    $d"; done
-if [ "$passed" = 0 ] && [ "$failed" = 0 ]; then
-	echo "check: nothing was tested"
-	echo "0 passed, 1 failed, $skipped skipped"
-	exit 1
-fi
+echo "results: $logs/summary.json, $out/*.ktap, $out/junit-*.xml"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -38,6 +38,9 @@ packages=(
 	libcli11-dev nlohmann-json3-dev gnuplot-nox
 	# scripts (universal-ctags: scripts/function-lengths.py)
 	python3 perl universal-ctags
+	# the kselftest install of the uAPI tests (the kernel's lib.mk copies
+	# with rsync)
+	rsync
 	# documentation (make docs) and the tools' manual pages
 	python3-sphinx python3-docutils
 	# IGT GPU Tools' build (tools/igt/build)

@@ -29,10 +29,21 @@
 #   --user NAME       unprivileged user (default $TEMPO_VM_USER, else nobody)
 #   --timeout SEC     limit for each program (default 900)
 #   --results FILE    also write one tab-separated line per program to FILE
+#   --ktap FILE       also write the run as one KTAP document to FILE: each
+#                     program's output as diagnostic lines, then its result
+#   --kselftest DIR   run the uAPI programs (build/cmake/tests/uapi/NAME,
+#                     found or named) through DIR/run_kselftest.sh, an
+#                     installed kselftest tree (make -C tests/uapi
+#                     kselftest-install) that lists NAME; their arguments go
+#                     to the runner's KSELFTEST_NAME_ARGS
+#   --kselftest-only NAME
+#                     only program NAME through the runner (may be repeated)
 #   -h, --help        this text
 #
 # Results are read from the output: a kselftest "# Totals: pass:N fail:M
-# ..." line (else the top-level "ok"/"not ok" lines), GoogleTest's
+# ..." line (else the top-level "ok"/"not ok" lines; through the
+# kselftest runner, its "# # Totals" line and its "not ok" line when the
+# program exited with neither a pass nor a skip), GoogleTest's
 # "[  PASSED  ] N tests" / "[  FAILED  ] M tests" / "[  SKIPPED ] K tests"
 # lines, or else the exit status (0 passes, 77 skips, anything else
 # fails).  A program that exits non-zero without reporting a failure, dies
@@ -51,6 +62,9 @@ lists=()
 user=${TEMPO_VM_USER:-nobody}
 per_timeout=900
 results=
+ktap=
+ksft=
+ksft_only=()
 cmds=()
 
 usage() { awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit "${1:-2}"; }
@@ -64,6 +78,9 @@ while [ $# -gt 0 ]; do
 	--user) user=$2; shift 2 ;;
 	--timeout) per_timeout=$2; shift 2 ;;
 	--results) results=$2; shift 2 ;;
+	--ktap) ktap=$2; shift 2 ;;
+	--kselftest) ksft=$2; shift 2 ;;
+	--kselftest-only) ksft_only+=("$2"); shift 2 ;;
 	-h|--help) usage 0 ;;
 	--) shift; cmds+=("$@"); break ;;
 	-*) echo "run-all: unknown option $1" >&2; usage ;;
@@ -125,6 +142,63 @@ if [ "$discover" = 1 ]; then
 		read_list "user:" tests/guest/unprivileged.list
 fi
 
+# The kselftest tree's tests by program name: NAME -> COLLECTION:NAME.
+declare -A ksft_tests=()
+read_kselftest_list() {
+	local line
+	if [ ! -x "$ksft/run_kselftest.sh" ] || [ ! -r "$ksft/kselftest-list.txt" ]; then
+		echo "run-all: $ksft is not an installed kselftest tree" >&2
+		exit 2
+	fi
+	while IFS= read -r line; do
+		ksft_tests[${line##*:}]=$line
+	done <"$ksft/kselftest-list.txt"
+	if [ ${#ksft_only[@]} -gt 0 ]; then
+		declare -A keep=()
+		for line in "${ksft_only[@]}"; do
+			[ -n "${ksft_tests[$line]:-}" ] ||
+				{ echo "run-all: $ksft lists no $line" >&2; exit 2; }
+			keep[$line]=${ksft_tests[$line]}
+		done
+		ksft_tests=()
+		for line in "${!keep[@]}"; do
+			ksft_tests[$line]=${keep[$line]}
+		done
+	fi
+}
+
+# through_runner CMD: sets mapped to CMD or, for a uAPI program the
+# kselftest tree lists, the runner's command for it (its arguments in
+# KSELFTEST_NAME_ARGS, named as kselftest/runner.sh names it; its time
+# limit the runner's, -o). No subshell: a fork is dear in the VM.
+through_runner() {
+	local cmd=$1 prefix='' first rest name var
+	if [[ $cmd == user:* ]]; then
+		prefix=user:
+		cmd=${cmd#user:}
+	fi
+	first=${cmd%%[[:space:]]*}
+	rest=${cmd#"$first"}
+	rest=${rest#"${rest%%[![:space:]]*}"}
+	name=${first##*/}
+	if [[ $first != build/cmake/tests/uapi/* ]] || [ -z "${ksft_tests[$name]:-}" ]; then
+		mapped=$prefix$cmd
+		return
+	fi
+	var=${name//[^[:alnum:]_]/_}
+	var=KSELFTEST_${var^^}_ARGS
+	[ -z "$rest" ] || printf -v rest '%s=%q ' "$var" "$rest"
+	mapped="$prefix$rest$ksft/run_kselftest.sh -o $per_timeout -t ${ksft_tests[$name]}"
+}
+
+if [ -n "$ksft" ] && [ ${#cmds[@]} -gt 0 ]; then
+	read_kselftest_list
+	for i in "${!cmds[@]}"; do
+		through_runner "${cmds[i]}"
+		cmds[i]=$mapped
+	done
+fi
+
 if [ ${#cmds[@]} -eq 0 ]; then
 	echo "run-all: no test programs found (build them first: make tools)"
 	echo "0 passed, 0 failed, 0 skipped"
@@ -150,35 +224,62 @@ as_user() {
 		--inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
 }
 
-# Print "kind pass fail skip" for one program's output.
+# parse LOG [KTAP]: print "kind pass fail skip timeout" for one program's
+# output LOG (timeout: 1 when the kselftest runner stopped the program at
+# its time limit); append LOG to KTAP as diagnostic lines.
 parse() {
-	awk '
-	/^# Totals: pass:[0-9]+ fail:[0-9]+/ {
-		kt = 1; p = f = s = 0
-		n = split($0, a, /[ :]+/)
+	awk -v out="${2:-}" '
+	out != "" { print "# " $0 >>out }
+	function totals(line, c,  n, a, i) {
+		c["p"] = c["f"] = c["s"] = 0
+		n = split(line, a, /[ :]+/)
 		for (i = 1; i < n; i++) {
-			if (a[i] == "pass" || a[i] == "xfail") p += a[i + 1]
-			else if (a[i] == "fail" || a[i] == "xpass" || a[i] == "error") f += a[i + 1]
-			else if (a[i] == "skip") s += a[i + 1]
+			if (a[i] == "pass" || a[i] == "xfail") c["p"] += a[i + 1]
+			else if (a[i] == "fail" || a[i] == "xpass" || a[i] == "error") c["f"] += a[i + 1]
+			else if (a[i] == "skip") c["s"] += a[i + 1]
 		}
+	}
+	/^# Totals: pass:[0-9]+ fail:[0-9]+/ {
+		kt = 1; totals($0, c); p = c["p"]; f = c["f"]; s = c["s"]
 		next
 	}
+	# The kselftest runner: its programs output, "# "-prefixed, and one
+	# result line per program.
+	/^# # Totals: pass:[0-9]+ fail:[0-9]+/ {
+		nk = 1; totals($0, c); np += c["p"]; nf += c["f"]; ns += c["s"]
+		next
+	}
+	/^not ok [0-9]+ selftests: / {
+		rn = 1; rf++; if ($0 ~ /# TIMEOUT/) rt = 1
+	}
+	/^ok [0-9]+ selftests: / { rn = 1 }
 	/^ok [0-9]+/ { if (toupper($0) ~ /# *SKIP/) ts++; else tp++; tap = 1; next }
 	/^not ok [0-9]+/ { if (toupper($0) ~ /# *(SKIP|TODO)/) ts++; else tf++; tap = 1; next }
 	/^\[  PASSED  \] [0-9]+ tests?/ { gt = 1; gp += $4; next }
 	/^\[  FAILED  \] [0-9]+ tests?, listed below/ { gt = 1; gf += $4; next }
 	/^\[  SKIPPED \] [0-9]+ tests?/ { gt = 1; gs += $4; next }
 	END {
-		if (kt) print "ktap", p, f, s
-		else if (gt) print "gtest", gp + 0, gf + 0, gs + 0
-		else if (tap) print "tap", tp + 0, tf + 0, ts + 0
-		else print "plain", 0, 0, 0
+		if (rn && nk) print "kselftest", np, (nf < rf ? rf : nf), ns, rt + 0
+		else if (kt) print "ktap", p, f, s, 0
+		else if (gt) print "gtest", gp + 0, gf + 0, gs + 0, 0
+		else if (tap) print "tap", tp + 0, tf + 0, ts + 0, rt + 0
+		else print "plain", 0, 0, 0, 0
 	}' "$1"
+}
+
+# ktap_result N LABEL PASS FAIL SKIP: one program's result line in the
+# KTAP file, after its output (parse).
+ktap_result() {
+	local verdict=ok directive=
+	[ "$4" = 0 ] || verdict="not ok"
+	[ "$4" != 0 ] || [ "$3" != 0 ] || [ "$5" = 0 ] || directive=" # SKIP"
+	echo "$verdict $1 ${2//#/}$directive" >>"$ktap"
 }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 [ -z "$results" ] || : >"$results"
+[ -z "$ktap" ] || printf 'TAP version 13\n1..%d\n' "${#cmds[@]}" >"$ktap"
 
 total_pass=0 total_fail=0 total_skip=0
 bad=()
@@ -195,11 +296,20 @@ for cmd in "${cmds[@]}"; do
 	fi
 	echo "==== [$i/$n] $label"
 	log=$tmp/out
+	# The kselftest runner stops its program at the same limit itself.
+	# It writes to /dev/stdout, which the unprivileged user cannot open
+	# when that is root's pipe: it gets a pipe of its own.
+	limit=$per_timeout
+	run=$cmd
+	if [[ $cmd == *run_kselftest.sh* ]]; then
+		limit=$((per_timeout + 30))
+		[ ${#runner[@]} = 0 ] || run="set -o pipefail; $cmd | cat"
+	fi
 	t0=$(date +%s.%N)
-	"${runner[@]}" timeout -k 10 "$per_timeout" bash -c "$cmd" </dev/null 2>&1 | tee "$log"
+	"${runner[@]}" timeout -k 10 "$limit" bash -c "$run" </dev/null 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	t1=$(date +%s.%N)
-	read -r kind p f s < <(parse "$log")
+	read -r kind p f s timed_out < <(parse "$log" "$ktap")
 	note=
 	case $kind in
 	plain)
@@ -216,7 +326,7 @@ for cmd in "${cmds[@]}"; do
 		fi
 		;;
 	esac
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ] || [ "$timed_out" = 1 ]; then
 		note=" (TIMEOUT after ${per_timeout}s)"
 	elif [ "$rc" -gt 128 ]; then
 		note=" (killed by signal $((rc - 128)))"
@@ -229,6 +339,7 @@ for cmd in "${cmds[@]}"; do
 	[ "$f" = 0 ] || bad+=("$label$note")
 	[ -z "$results" ] || printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$label" "$kind" "$p" "$f" "$s" "$rc" "$secs" >>"$results"
+	[ -z "$ktap" ] || ktap_result "$i" "$label$note" "$p" "$f" "$s"
 done
 
 echo "==== summary"
