@@ -70,14 +70,14 @@ nitpick_ignore_regex = [(r'c:.*', r'[A-Z][A-Z0-9_]*'),
                         (r'c:identifier', r'(dma_|drm_(?!tempo_))\w+')]
 
 # The manual pages, (document, section): every tool "cmake --install"
-# installs (section 1) and the module (4). A page's NAME
+# installs (section 1), libtempo (3) and the module (4). A page's NAME
 # section, "name - what it is", gives its name and the line the man
 # builder writes under NAME; the section itself is left out of the manual
 # page (_ManNameSection), so that NAME comes once. tests/install/run.sh
 # checks that every installed tool has its page.
 _man_sources = [('man/tempo-top', 1), ('man/tempo-info', 1),
                 ('man/tempo-bench', 1), ('man/tempo-demo', 1),
-                ('man/tempo', 4)]
+                ('man/libtempo', 3), ('man/tempo', 4)]
 
 
 def _man_page(docname, section):

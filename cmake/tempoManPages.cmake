@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: MIT
 #
-# The manual pages: the installed tools' (section 1) and tempo(4), written
-# by Sphinx's man builder (Debian: python3-sphinx) from the pages of
-# Documentation/man/ that the HTML documentation shows too (man_pages in
-# Documentation/conf.py). Built with the tools, without the kernel source
-# (the pages show no kernel-doc), and installed in
-# ${CMAKE_INSTALL_MANDIR}/man1 and man4.
+# The manual pages: the installed tools' (section 1), libtempo(3) and
+# tempo(4), written by Sphinx's man builder (Debian: python3-sphinx) from
+# the pages of Documentation/man/ that the HTML documentation shows too
+# (man_pages in Documentation/conf.py). Built with the tools, without the
+# kernel source (the pages show no kernel-doc), and installed in
+# ${CMAKE_INSTALL_MANDIR}/man1, man3 and man4.
 
 set(TEMPO_MAN_PAGES
     man1/tempo-top.1 man1/tempo-info.1 man1/tempo-bench.1 man1/tempo-demo.1
+    man3/libtempo.3
     man4/tempo.4)
 
 # Debian's, whose Python has Sphinx: not one of another Python first in PATH.
