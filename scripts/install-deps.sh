@@ -38,8 +38,9 @@ packages=(
 	libcli11-dev nlohmann-json3-dev gnuplot-nox
 	# scripts (universal-ctags: scripts/function-lengths.py)
 	python3 perl universal-ctags
-	# documentation (make docs) and the tools' manual pages
-	python3-sphinx python3-docutils
+	# documentation (make docs), the manual pages, and groff, which the
+	# install test renders them with
+	python3-sphinx groff-base
 	# IGT GPU Tools' build (tools/igt/build)
 	meson ninja-build libproc2-dev libkmod-dev libpciaccess-dev libdw-dev
 	libcairo2-dev libpixman-1-dev libudev-dev libunwind-dev libjson-c-dev
