@@ -41,8 +41,9 @@ packages=(
 	# the kselftest install of the uAPI tests (the kernel's lib.mk copies
 	# with rsync)
 	rsync
-	# documentation (make docs) and the tools' manual pages
-	python3-sphinx python3-docutils
+	# documentation (make docs), the manual pages, and groff, which the
+	# install test renders them with
+	python3-sphinx groff-base
 	# IGT GPU Tools' build (tools/igt/build)
 	meson ninja-build libproc2-dev libkmod-dev libpciaccess-dev libdw-dev
 	libcairo2-dev libpixman-1-dev libudev-dev libunwind-dev libjson-c-dev

@@ -31,6 +31,9 @@
 #     needed); the uAPI header compiles in C; the programs of the uAPI
 #     and libtempo guides (Documentation/examples/*.c, *.cpp) build with
 #     the staging tree's flags alone; the installed tools run
+#   - the manual pages: every installed tool's, libtempo(3), and tempo(4)
+#     with an entry for every parameter the module declares; groff
+#     renders each without a warning
 #
 # Options:
 #   --kver KVER    kernel release to build for (default scripts/kver.sh)
@@ -439,20 +442,87 @@ installed_tools() {
 	done
 }
 
-# Each tool's page is a section-1 page named after it, whose NAME line
-# says what the tool is (as man renders it, where man is installed).
+# The module parameters the driver declares, "NAME TYPE MODE" a line:
+# module_param(NAME, TYPE, MODE), module_param_named(NAME, VAR, TYPE,
+# MODE), and module_param_cb(NAME, OPS, VAR, MODE) with its
+# __MODULE_PARM_TYPE(NAME, "TYPE"), each statement read whole, however
+# it is split into lines.
+module_params() {
+	find drivers/gpu/drm/tempo -name '*.c' -exec cat {} + | awk '
+		BEGIN { RS = ";" }
+		{ gsub(/[ \t\n]/, "") }
+		match($0, /(module_param(_named|_cb)?(_unsafe)?|__MODULE_PARM_TYPE)\([^()]*\)$/) {
+			n = split(substr($0, RSTART, RLENGTH), f, /[(),"]+/)
+			if (f[1] ~ /^module_param(_unsafe)?$/) {
+				type[f[2]] = f[3]; mode[f[2]] = f[4]; names[++count] = f[2]
+			} else if (f[1] ~ /^module_param_named/) {
+				type[f[2]] = f[4]; mode[f[2]] = f[5]; names[++count] = f[2]
+			} else if (f[1] ~ /^module_param_cb/) {
+				mode[f[2]] = f[5]; names[++count] = f[2]
+			} else {
+				type[f[2]] = f[3]
+			}
+		}
+		END { for (i = 1; i <= count; i++) print names[i], type[names[i]], mode[names[i]] }'
+}
+
+# render PAGE [WIDTH]: PAGE as man shows it, in plain text, with groff's
+# warnings (-ww) on standard error.
+render() {
+	groff -man -Tutf8 -P-cbou -ww -rLL="${2:-80}n" "$1"
+}
+
+# The manual pages: every tool make install put in bin/ has its section-1
+# page, named after it, whose NAME line names it; libtempo.3 and tempo.4
+# are there; tempo.4 has an entry for every module parameter the driver
+# declares, with its type and mode, and with the range and default its
+# description gives (modinfo -p, when a tempo.ko is built); every page
+# renders without a warning.
 manual_pages() {
-	local t page
-	for t in tempo-info tempo-bench tempo-demo tempo-top; do
-		page=$dest/usr/share/man/man1/$t.1
-		grep -qi "^\.TH \"$t\" 1 " "$page" ||
-			{ echo "$t.1: no .TH $t 1"; return 1; }
-		if command -v man >/dev/null; then
-			MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q "^ *$t  *- " ||
-				{ echo "$t.1: no NAME line"; return 1; }
-		fi
+	local man=$dest/usr/share/man rc=0 t page name type mode ko modinfo desc range
+	local text err
+
+	command -v groff >/dev/null || { echo "no groff (groff-base)"; return 1; }
+	for t in "$dest"/usr/bin/*; do
+		t=$(basename "$t")
+		page=$man/man1/$t.1
+		[ -f "$page" ] || { echo "$t: no page $page"; rc=1; continue; }
+		grep -q "^\.TH \"${t^^}\" \"1\" " "$page" ||
+			{ echo "$t.1: no .TH \"${t^^}\" \"1\""; rc=1; }
+		render "$page" 2>/dev/null | grep -q "^ *$t  *- " ||
+			{ echo "$t.1: no NAME line \"$t - ...\""; rc=1; }
 		echo "$t.1: ok"
 	done
+	for page in man3/libtempo.3 man4/tempo.4; do
+		[ -f "$man/$page" ] || { echo "MISSING $page"; rc=1; }
+	done
+	[ "$rc" = 0 ] || return 1
+
+	text=$(render "$man/man4/tempo.4" 200 2>/dev/null)
+	ko=$(find drivers/gpu/drm/tempo -name 'tempo.ko' | head -n 1)
+	[ -z "$ko" ] || modinfo=$(modinfo -p "$ko") || return 1
+	echo "parameters from the driver's source${ko:+ and $ko}:"
+	while read -r name type mode; do
+		grep -q "^ *$name ($type, .*mode $mode)\$" <<<"$text" ||
+			{ echo "tempo.4: no entry \"$name ($type, ..., mode $mode)\""; rc=1; continue; }
+		# "(LO-HI, default DEF)" in the description: "LO to HI, default DEF".
+		desc=
+		[ -z "$ko" ] || desc=$(sed -n "s/^$name:.*(\(-\{0,1\}[0-9]*-[0-9]*, default [0-9]*\)) ([a-z]*)\$/\1/p" <<<"$modinfo")
+		if [ -n "$desc" ]; then
+			range=${desc%%, *}
+			range="${range%-*} to ${range##*-}, default ${desc##* }"
+			grep -q "^ *$name ($type, $range, mode" <<<"$text" ||
+				{ echo "tempo.4: $name is not ($type, $range, ...)"; rc=1; continue; }
+		fi
+		echo "  $name ($type, mode $mode): ok"
+	done < <(module_params)
+	[ "$(module_params | wc -l)" -ge 20 ] || { echo "too few parameters found"; rc=1; }
+
+	for page in "$man"/man*/*; do
+		err=$(render "$page" 2>&1 >/dev/null)
+		[ -z "$err" ] || { echo "${page#"$man"/}: $err"; rc=1; }
+	done
+	return $rc
 }
 
 make_uninstall() {
@@ -471,7 +541,7 @@ if [ "$do_install" = 1 ]; then
 		step "the libtempo guide's programs build against the install" libtempo_programs
 		step "consumer builds with CMake find_package(tempo) and runs" consumer_cmake
 		step "the installed tools run" installed_tools
-		step "the tools' manual pages name them" manual_pages
+		step "the manual pages: every tool's, libtempo(3), tempo(4)" manual_pages
 		step "make uninstall removes every file make install put there" make_uninstall
 	fi
 fi
