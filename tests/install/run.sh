@@ -23,7 +23,8 @@
 #     creates a tempo render node
 #   - make install DESTDIR=TMP PREFIX=/usr: the module, <drm/tempo_drm.h>,
 #     libtempo's headers and library, tempo.pc, the CMake package and the
-#     tools are where they belong
+#     tools are where they belong; COPYING and LICENSES/ as in the tree
+#     in share/doc/tempo
 #   - tests/install/consumer/ builds with pkg-config and with CMake's
 #     find_package(tempo) against the staging tree, and runs (no device
 #     needed); the uAPI header compiles in C; the programs of the uAPI
@@ -307,6 +308,20 @@ installed_files() {
 	return $rc
 }
 
+# COPYING and every license text of LICENSES/, unchanged, in the
+# documentation directory, beside the library whose notice asks for them.
+installed_licenses() {
+	local f doc=$dest/usr/share/doc/tempo rc=0
+	for f in COPYING $(git ls-files LICENSES); do
+		if cmp "$f" "$doc/$f"; then
+			echo "have $f"
+		else
+			rc=1
+		fi
+	done
+	return $rc
+}
+
 # pkg-config on the staging tree: tempo.pc says prefix=/usr, the sysroot
 # puts $dest in front of its -I and -L, and of libdrm's, which tempo.pc
 # requires: the staging tree stands for a system with libdrm-dev, so it
@@ -438,6 +453,7 @@ make_uninstall() {
 if [ "$do_install" = 1 ]; then
 	if step "make install DESTDIR=... PREFIX=/usr" make_install; then
 		step "make install put every file in place" installed_files
+		step "make install put COPYING and LICENSES/ in share/doc/tempo" installed_licenses
 		step "consumer builds with pkg-config and runs" consumer_pkg_config
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "the uAPI guide's programs build against the install" guide_programs
