@@ -8,7 +8,7 @@ BUILD   ?= $(CURDIR)/build
 CMAKE_BUILD := $(BUILD)/cmake
 JOBS    ?= $(shell nproc)
 PREFIX  ?= /usr/local
-VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | head -n 1)
+VERSION := $(shell cat VERSION)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \

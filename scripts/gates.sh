@@ -28,7 +28,7 @@
 #               universal-ctags)
 #   clang-format the C++ sources are formatted (.clang-format)
 #   spdx        every file of the repository has an SPDX-License-Identifier
-#               (but the license texts and COPYING), and every
+#               (but the license texts, COPYING and VERSION), and every
 #               license and exception it names has its text in LICENSES/
 #               (a Valid-License-Identifier line there)
 #   docs        "make docs" (Sphinx, with the kernel-doc of the uAPI header
@@ -80,7 +80,7 @@ build_copy() {
 	[ -e "$k/Makefile" ] || { echo "$name: no kernel build tree $k"; return 1; }
 	rm -rf "$copy"
 	mkdir -p "$copy"
-	cp -r Kbuild drivers uapi "$copy"/
+	cp -r VERSION Kbuild drivers uapi "$copy"/
 	find "$copy" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \
 		-o -name tempo_compat_gen.h \) -delete
 	make -C "$k" M="$copy" "$@" modules >"$log/$name.log" 2>&1 || {
@@ -226,7 +226,7 @@ spdx_unknown() {
 gate_spdx() {
 	{
 		git grep -L -I -e 'SPDX-License-Identifier: ' -- . \
-			':!LICENSES/' ':!COPYING'
+			':!LICENSES/' ':!COPYING' ':!VERSION'
 		git grep -m 1 -I -e 'SPDX-License-Identifier: ' -- . ':!LICENSES/' |
 			spdx_unknown
 	} | tee "$log/spdx.out"
