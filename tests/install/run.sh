@@ -12,6 +12,8 @@
 #   - VERSION holds one MAJOR.MINOR.PATCH line, the version make
 #     dkms-install gives dkms and the PACKAGE_VERSION of the dkms.conf
 #     that scripts/dkms-source.sh writes
+#   - README.rst, Documentation/ and the consumer's CMakeLists.txt quote
+#     VERSION's version (tempo-X.Y.Z, tempo/X.Y.Z, find_package(tempo X.Y))
 #   - a failed CMake configure does not stick; make help names every
 #     target; user space configures without the kernel source tarball
 #     (the uAPI tests left out), and fails when asked for those tests
@@ -144,8 +146,33 @@ check_version() {
 	return $rc
 }
 
+# Where README.rst, the documentation and the consumer's CMakeLists.txt
+# quote the version (tempo-X.Y.Z, tempo/X.Y.Z, "tempo-info X.Y.Z",
+# find_package(tempo X.Y)), it is VERSION's: a release that bumps VERSION
+# finds here what else to change.
+quoted_versions() {
+	local q n=0 bad=0 want
+	while IFS= read -r q; do
+		n=$((n + 1))
+		case $q in
+		*find_package*) want=${version%.*} ;;
+		*) want=$version ;;
+		esac
+		if [ "${q##*[ /-]}" = "$want" ]; then
+			echo "ok: $q"
+		else
+			echo "STALE: $q (not $want)"
+			bad=1
+		fi
+	done < <(grep -H -n -o -E \
+		'tempo([-/]|-[a-z-]+ )[0-9]+\.[0-9]+\.[0-9]+|find_package\(tempo [0-9]+\.[0-9]+' \
+		README.rst Documentation/*.rst tests/install/consumer/CMakeLists.txt)
+	[ "$n" -gt 0 ] && [ -n "$version" ] && [ "$bad" = 0 ]
+}
+
 echo "# kernel $kver, tempo $version, in $tmp"
 step "VERSION is the version of the Makefile and of dkms.conf" check_version
+step "README.rst and Documentation/ quote VERSION's version" quoted_versions
 
 # A configure that failed (a missing compiler here) must not stick: the
 # next make tools configures again instead of running a build system that
