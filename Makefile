@@ -8,7 +8,7 @@ BUILD   ?= $(CURDIR)/build
 CMAKE_BUILD := $(BUILD)/cmake
 JOBS    ?= $(shell nproc)
 PREFIX  ?= /usr/local
-VERSION := $(shell sed -n 's/^ *VERSION \([0-9.]*\)$$/\1/p' CMakeLists.txt | head -n 1)
+VERSION := $(shell cat VERSION)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \
@@ -80,7 +80,9 @@ uninstall:
 		sed 's|^|$(DESTDIR)|' $(CMAKE_BUILD)/install_manifest.txt | \
 			xargs -r -d '\n' rm -f; fi
 	for d in lib/modules/$(KVER)/updates/drivers/gpu/drm/tempo \
-		 $(PREFIX)/include/tempo $(PREFIX)/lib/cmake/tempo; do \
+		 $(PREFIX)/include/tempo $(PREFIX)/lib/cmake/tempo \
+		 $(PREFIX)/share/doc/tempo/LICENSES/preferred \
+		 $(PREFIX)/share/doc/tempo/LICENSES $(PREFIX)/share/doc/tempo; do \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)/$$d 2>/dev/null || true; done
 
 # The source tree of the DKMS package, $(DESTDIR)$(DKMS_SRC); dkms-install

@@ -29,9 +29,12 @@ sys.path.insert(0, _kernel_sphinx)
 
 
 def _version():
-    with open(os.path.join(_repo, 'CMakeLists.txt'), encoding='utf-8') as f:
-        m = re.search(r'^\s*VERSION\s+([0-9.]+)\s*$', f.read(), re.M)
-    return m.group(1) if m else 'unknown'
+    """tempo's version: the top-level VERSION, one MAJOR.MINOR.PATCH line."""
+    with open(os.path.join(_repo, 'VERSION'), encoding='utf-8') as f:
+        m = re.fullmatch(r'(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*)){2}\n', f.read())
+    if not m:
+        raise ValueError('VERSION holds no single MAJOR.MINOR.PATCH line')
+    return m.group(0).strip()
 
 
 project = 'tempo'

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Copy the sources DKMS builds tempo.ko from into DIR (normally
-# /usr/src/tempo-VERSION): dkms.conf, Kbuild, drivers/gpu/drm/tempo/ and
-# uapi/drm/tempo_drm.h, without build products or generated headers.
+# /usr/src/tempo-VERSION): dkms.conf, VERSION, Kbuild, drivers/gpu/drm/tempo/
+# and uapi/drm/tempo_drm.h, without build products or generated headers.
+# dkms.conf gets tempo's version, VERSION's MAJOR.MINOR.PATCH line, as its
+# PACKAGE_VERSION in place of #MODULE_VERSION#.
 #
 # Usage: scripts/dkms-source.sh DIR
 set -eu
@@ -13,13 +15,22 @@ dest=$1
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
+# VERSION's one line, MAJOR.MINOR.PATCH in decimal.
+read_version() {
+	[ "$(wc -l <VERSION)" -eq 1 ] &&
+		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
+}
+version=$(read_version) ||
+	{ echo "$0: VERSION is not one MAJOR.MINOR.PATCH line" >&2; exit 1; }
+
 mkdir -p "$dest"
-find dkms.conf Kbuild drivers/gpu/drm/tempo uapi/drm/tempo_drm.h -type f \
+find dkms.conf VERSION Kbuild drivers/gpu/drm/tempo uapi/drm/tempo_drm.h -type f \
 	\( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name Kbuild \
-	   -o -name dkms.conf \) \
+	   -o -name dkms.conf -o -name VERSION \) \
 	! -name '*.mod.c' ! -name 'tempo_compat_gen.h*' ! -name '.*' |
 	LC_ALL=C sort |
 	while read -r f; do
 		mkdir -p "$dest/$(dirname "$f")"
 		cp -p "$f" "$dest/$f"
 	done
+sed -i "s/#MODULE_VERSION#/$version/g" "$dest/dkms.conf"

@@ -28,6 +28,9 @@
 #               universal-ctags)
 #   clang-format the C++ sources are formatted (.clang-format)
 #   spdx        every file of the repository has an SPDX-License-Identifier
+#               (but the license texts, COPYING and VERSION), and every
+#               license and exception it names has its text in LICENSES/
+#               (a Valid-License-Identifier line there)
 #   docs        "make docs" (Sphinx, with the kernel-doc of the uAPI header
 #               and the driver) builds with no warning
 #
@@ -77,7 +80,7 @@ build_copy() {
 	[ -e "$k/Makefile" ] || { echo "$name: no kernel build tree $k"; return 1; }
 	rm -rf "$copy"
 	mkdir -p "$copy"
-	cp -r Kbuild drivers uapi "$copy"/
+	cp -r VERSION Kbuild drivers uapi "$copy"/
 	find "$copy" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \
 		-o -name tempo_compat_gen.h \) -delete
 	make -C "$k" M="$copy" "$@" modules >"$log/$name.log" 2>&1 || {
@@ -187,8 +190,46 @@ gate_clang_format() {
 	[ ! -s "$log/clang-format.out" ]
 }
 
+# spdx_texts: "license ID" or "exception ID" for each identifier of a
+# Valid-License-Identifier line in LICENSES/ (exceptions/: exceptions).
+spdx_texts() {
+	git grep '^Valid-License-Identifier: ' -- LICENSES |
+		sed -E 's|^LICENSES/exceptions/[^:]*:[^:]*: *|exception |; t
+			s|^[^:]*:[^:]*: *|license |'
+}
+
+# spdx_unknown: of git grep's "FILE:TAG LINE" lines on standard input,
+# prints "FILE: ID has no text in LICENSES/" for each license or exception
+# (after WITH) of the expression that spdx_texts does not list, and
+# "FILE: bad expression" for anything else than identifiers, AND, OR,
+# WITH and parentheses.
+spdx_unknown() {
+	awk 'FILENAME == ARGV[1] { known[$0] = 1; next }
+	{
+		file = $0; sub(/:.*/, "", file)
+		expr = $0; sub(/.*SPDX-License-Identifier: */, "", expr)
+		sub(/[ \t]*(\*\/|-->).*$/, "", expr); gsub(/[()]/, " ", expr)
+		n = split(expr, w, /[ \t]+/); kind = "license"; ids = 0
+		for (i = 1; i <= n; i++) {
+			if (w[i] == "") continue
+			if (w[i] == "AND" || w[i] == "OR") { kind = "license"; continue }
+			if (w[i] == "WITH") { kind = "exception"; continue }
+			if (w[i] !~ /^[A-Za-z0-9.+-]+$/) { print file ": bad expression"; next }
+			ids++
+			if (!((kind " " w[i]) in known))
+				print file ": " kind " " w[i] " has no text in LICENSES/"
+		}
+		if (!ids) print file ": no identifier"
+	}' <(spdx_texts) -
+}
+
 gate_spdx() {
-	git grep -L -I -e 'SPDX-License-Identifier: ' -- . | tee "$log/spdx.out"
+	{
+		git grep -L -I -e 'SPDX-License-Identifier: ' -- . \
+			':!LICENSES/' ':!COPYING' ':!VERSION'
+		git grep -m 1 -I -e 'SPDX-License-Identifier: ' -- . ':!LICENSES/' |
+			spdx_unknown
+	} | tee "$log/spdx.out"
 	[ ! -s "$log/spdx.out" ]
 }
 

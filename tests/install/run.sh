@@ -9,7 +9,11 @@
 #   tests/install/run.sh [options]
 #
 # Steps:
-#   - dkms.conf and CMakeLists.txt agree on the version
+#   - VERSION holds one MAJOR.MINOR.PATCH line, the version make
+#     dkms-install gives dkms and the PACKAGE_VERSION of the dkms.conf
+#     that scripts/dkms-source.sh writes
+#   - README.rst, Documentation/ and the consumer's CMakeLists.txt quote
+#     VERSION's version (tempo-X.Y.Z, tempo/X.Y.Z, find_package(tempo X.Y))
 #   - make demo builds the module for the VM's kernel even when uname
 #     names another kernel whose headers are installed
 #   - a failed CMake configure does not stick; make help names every
@@ -18,14 +22,17 @@
 #   - dkms add/build/install for the kernel under test, with every DKMS
 #     tree (source, build, install) in a temporary directory: the module
 #     builds, the compat header (tempo_compat_gen.h) is generated in the
-#     DKMS build tree, the installed tempo.ko is for that kernel, and
-#     nothing outside the temporary directory changed (/var/lib/dkms,
+#     DKMS build tree, the installed tempo.ko is for that kernel and of
+#     VERSION's version, and nothing outside the temporary directory changed (/var/lib/dkms,
 #     /usr/src, /lib/modules/KVER)
 #   - with --load (in the test VM): the DKMS-built module loads and
-#     creates a tempo render node
+#     creates a tempo render node, whose DRM_IOCTL_VERSION says VERSION's
+#     version
 #   - make install DESTDIR=TMP PREFIX=/usr: the module, <drm/tempo_drm.h>,
 #     libtempo's headers and library, tempo.pc, the CMake package and the
-#     tools are where they belong
+#     tools are where they belong; COPYING and LICENSES/ as in the tree
+#     in share/doc/tempo; the module, tempo.pc, the CMake package,
+#     <tempo/version.hpp> and the tools' --version say VERSION's version
 #   - tests/install/consumer/ builds with pkg-config and with CMake's
 #     find_package(tempo) against the staging tree, and runs (no device
 #     needed); the uAPI header compiles in C; the programs of the uAPI
@@ -112,26 +119,65 @@ skip() {
 	echo "ok $n - $1 # SKIP $2"
 }
 
-cmake_version() {
-	sed -n 's/^ *VERSION \([0-9.]*\)$/\1/p' CMakeLists.txt | head -n 1
+# VERSION's one line, MAJOR.MINOR.PATCH in decimal: tempo's version, which
+# every other place takes from it.
+version_file() {
+	[ "$(wc -l <VERSION)" -eq 1 ] &&
+		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
 }
-dkms_version() {
-	sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf
-}
-version=$(cmake_version)
+version=$(version_file)
 
-module_version() {
-	sed -n 's/^#define TEMPO_VERSION\t"\(.*\)"$/\1/p' drivers/gpu/drm/tempo/tempo_drv.c
+# same WHAT VALUE: prints both; true when VALUE is $version.
+same() {
+	echo "$1: ${2:-nothing}"
+	[ -n "$version" ] && [ "$2" = "$version" ]
 }
 
+# The version the Makefile gives dkms, and the PACKAGE_VERSION of the
+# dkms.conf scripts/dkms-source.sh writes, read as DKMS reads it (bash
+# sources it). The module's and the installed files' are checked where
+# they are built.
 check_version() {
-	echo "CMakeLists.txt: $version, dkms.conf: $(dkms_version), tempo.ko: $(module_version)"
-	[ -n "$version" ] && [ "$version" = "$(dkms_version)" ] &&
-		[ "$version" = "$(module_version)" ]
+	local rc=0 v
+
+	same VERSION "$version" || rc=1
+	v=$(make -s -n dkms-install KVER="$kver" |
+		sed -n 's/^dkms install -m tempo -v \([^ ]*\) .*/\1/p')
+	same "make dkms-install" "$v" || rc=1
+	scripts/dkms-source.sh "$tmp/version-dkms" || return 1
+	# shellcheck disable=SC2016
+	v=$(bash -c '. "$1" && echo "$PACKAGE_VERSION"' sh "$tmp/version-dkms/dkms.conf")
+	same "dkms.conf of make dkms-source" "$v" || rc=1
+	return $rc
+}
+
+# Where README.rst, the documentation and the consumer's CMakeLists.txt
+# quote the version (tempo-X.Y.Z, tempo/X.Y.Z, "tempo-info X.Y.Z",
+# find_package(tempo X.Y)), it is VERSION's: a release that bumps VERSION
+# finds here what else to change.
+quoted_versions() {
+	local q n=0 bad=0 want
+	while IFS= read -r q; do
+		n=$((n + 1))
+		case $q in
+		*find_package*) want=${version%.*} ;;
+		*) want=$version ;;
+		esac
+		if [ "${q##*[ /-]}" = "$want" ]; then
+			echo "ok: $q"
+		else
+			echo "STALE: $q (not $want)"
+			bad=1
+		fi
+	done < <(grep -H -n -o -E \
+		'tempo([-/]|-[a-z-]+ )[0-9]+\.[0-9]+\.[0-9]+|find_package\(tempo [0-9]+\.[0-9]+' \
+		README.rst Documentation/*.rst tests/install/consumer/CMakeLists.txt)
+	[ "$n" -gt 0 ] && [ -n "$version" ] && [ "$bad" = 0 ]
 }
 
 echo "# kernel $kver, tempo $version, in $tmp"
-step "dkms.conf, tempo.ko and CMakeLists.txt name the same version" check_version
+step "VERSION is the version of the Makefile and of dkms.conf" check_version
+step "README.rst and Documentation/ quote VERSION's version" quoted_versions
 
 # make demo builds the module for the kernel the VM boots, even where the
 # running kernel's headers are installed (make deps installs Debian 12's
@@ -258,6 +304,7 @@ dkms_install() {
 	vermagic=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
 	echo "vermagic: $vermagic"
 	[ "$vermagic" = "$kver" ] || return 1
+	same "modinfo -F version" "$(modinfo -F version "$ko")" || return 1
 	run_dkms status
 }
 
@@ -266,8 +313,21 @@ host_untouched() {
 	diff -u "$tmp/state.before" "$tmp/state.after"
 }
 
+# drm_version NODE: the DRM driver's major.minor.patchlevel, from
+# DRM_IOCTL_VERSION (_IOWR('d', 0x00, struct drm_version), 64 bytes on
+# 64-bit machines) with no buffer for the name, date and description.
+drm_version() {
+	python3 - "$1" <<-'EOF'
+	import fcntl, os, struct, sys
+	fd = os.open(sys.argv[1], os.O_RDWR)
+	buf = bytearray(struct.calcsize("iiiPPPPPP"))
+	fcntl.ioctl(fd, 0xC0006400 | len(buf) << 16, buf)
+	print("%d.%d.%d" % struct.unpack_from("iii", buf))
+	EOF
+}
+
 dkms_load() {
-	local ko rc=0
+	local ko node rc=0
 	ko=$(find "$tmp/dkms-modules/$kver" -name 'tempo.ko*' | head -n 1)
 	[ -n "$ko" ] || return 1
 	modprobe -a drm gpu-sched drm_shmem_helper || return 1
@@ -276,7 +336,10 @@ dkms_load() {
 	ls -l /dev/dri/ || rc=1
 	# The render node of the platform device "tempo" (bound to no
 	# platform driver: the module creates the device itself).
-	grep -lx 'platform:tempo' /sys/class/drm/renderD*/device/modalias || rc=1
+	node=$(grep -lx 'platform:tempo' /sys/class/drm/renderD*/device/modalias) || rc=1
+	echo "$node"
+	node=${node%/device/modalias}
+	same "DRM_IOCTL_VERSION" "$(drm_version "/dev/dri/${node##*/}")" || rc=1
 	rmmod tempo || rc=1
 	return $rc
 }
@@ -333,6 +396,37 @@ installed_files() {
 			echo "MISSING $f"
 			rc=1
 		fi
+	done
+	return $rc
+}
+
+# COPYING and every license text of LICENSES/, unchanged, in the
+# documentation directory, beside the library whose notice asks for them.
+installed_licenses() {
+	local f doc=$dest/usr/share/doc/tempo rc=0
+	for f in COPYING $(git ls-files LICENSES); do
+		if cmp "$f" "$doc/$f"; then
+			echo "have $f"
+		else
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+# The version of what make install put in place: the module's, tempo.pc's,
+# the CMake package's, <tempo/version.hpp>'s and each tool's --version.
+installed_versions() {
+	local t rc=0 ko
+	ko=$(compgen -G "$dest/lib/modules/$kver/updates/drivers/gpu/drm/tempo/tempo.ko*")
+	same "tempo.ko" "$(modinfo -F version "$ko")" || rc=1
+	same "tempo.pc" "$(pc --modversion tempo)" || rc=1
+	same "tempoConfigVersion.cmake" "$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' \
+		"$dest/usr/lib/cmake/tempo/tempoConfigVersion.cmake")" || rc=1
+	same "tempo/version.hpp" "$(sed -n 's/^#define TEMPO_VERSION_STRING "\(.*\)"$/\1/p' \
+		"$dest/usr/include/tempo/version.hpp")" || rc=1
+	for t in tempo-info tempo-bench tempo-demo tempo-top; do
+		same "$t --version" "$("$dest/usr/bin/$t" --version | sed -n "s/^$t //p")" || rc=1
 	done
 	return $rc
 }
@@ -539,6 +633,8 @@ make_uninstall() {
 if [ "$do_install" = 1 ]; then
 	if step "make install DESTDIR=... PREFIX=/usr" make_install; then
 		step "make install put every file in place" installed_files
+		step "make install put COPYING and LICENSES/ in share/doc/tempo" installed_licenses
+		step "what make install put in place is VERSION's version" installed_versions
 		step "consumer builds with pkg-config and runs" consumer_pkg_config
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "the uAPI guide's programs build against the install" guide_programs

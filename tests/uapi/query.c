@@ -443,16 +443,22 @@ FIXTURE_TEARDOWN(identity)
 		close(self->fd);
 }
 
-/* DRM_IOCTL_VERSION names tempo; MODULE_VERSION is the project's version. */
-TEST_F(identity, driver_names_itself_and_the_module_its_version)
+/*
+ * DRM_IOCTL_VERSION names tempo; its major.minor.patchlevel and
+ * MODULE_VERSION are both the project's version.
+ */
+TEST_F(identity, driver_names_itself_and_its_version_is_the_projects)
 {
-	char module_version[32] = "";
+	char module_version[32] = "", drm_version[48];
 	drmVersionPtr v = drmGetVersion(self->fd);
 	FILE *f;
 
 	ASSERT_NE(NULL, v);
 	EXPECT_STREQ("tempo", v->name);
+	snprintf(drm_version, sizeof(drm_version), "%d.%d.%d",
+		 v->version_major, v->version_minor, v->version_patchlevel);
 	drmFreeVersion(v);
+	EXPECT_STREQ(TEMPO_PROJECT_VERSION, drm_version);
 	f = fopen("/sys/module/tempo/version", "r");
 	ASSERT_NE(NULL, f) TH_LOG("/sys/module/tempo/version: %s", strerror(errno));
 	ASSERT_NE(NULL, fgets(module_version, sizeof(module_version), f));

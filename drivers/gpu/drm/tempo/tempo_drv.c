@@ -50,10 +50,16 @@
 
 #define DRIVER_NAME	"tempo"
 #define DRIVER_DESC	"GPU scheduling testbed on an emulated GPU"
-#define DRIVER_MAJOR	1
-#define DRIVER_MINOR	0
-/* The project's version, as in CMakeLists.txt and dkms.conf */
-#define TEMPO_VERSION	"0.1.0"
+/*
+ * tempo's version, MAJOR.MINOR.PATCH of the top-level VERSION, which Kbuild
+ * passes: the module's and the DRM driver's (DRM_IOCTL_VERSION) are one.
+ */
+#define DRIVER_MAJOR		TEMPO_VERSION_MAJOR
+#define DRIVER_MINOR		TEMPO_VERSION_MINOR
+#define DRIVER_PATCHLEVEL	TEMPO_VERSION_PATCH
+#define TEMPO_VERSION		__stringify(TEMPO_VERSION_MAJOR) "." \
+				__stringify(TEMPO_VERSION_MINOR) "." \
+				__stringify(TEMPO_VERSION_PATCH)
 
 /* Defaults of the module parameters, as plain numbers. */
 #define TEMPO_DEF_GFX_ENGINES		1
@@ -351,6 +357,7 @@ static const struct drm_driver tempo_driver = {
 	TEMPO_DRIVER_DATE
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
+	.patchlevel = DRIVER_PATCHLEVEL,
 };
 
 static bool params_valid(const struct tempo_params *p)
