@@ -91,6 +91,14 @@ void expect_usage_errors(const std::string& path, std::initializer_list<const ch
         EXPECT_EQ(tempo_test::run_command(path + " " + a + " 2>&1").first, 2) << a;
 }
 
+/// @args make the tool at @path exit 2, a usage error, whose first line is @error.
+void expect_usage_error(const std::string& path, const std::string& args, const std::string& error)
+{
+    const auto [status, out] = tempo_test::run_command(path + " " + args + " 2>&1 >/dev/null");
+    EXPECT_EQ(status, 2) << args;
+    EXPECT_EQ(out.substr(0, out.find('\n')), error) << out;
+}
+
 TEST(BenchCli, EachCommandHasItsOwnHelp)
 {
     for (const char* command : {"nop", "latency", "parallel", "scale"}) {
@@ -141,6 +149,18 @@ TEST(BenchCli, ValuesOutOfRangeAreUsageErrors)
                          "scale --files 65", "scale --rounds 0", "scale --contexts 0"});
 }
 
+TEST(BenchCli, CountsAreCheckedByCli11)
+{
+    expect_usage_error(TEMPO_BENCH_PATH, "nop --iterations 0",
+                       "tempo-bench: --iterations: Value 0 not in range 1 to 9223372036854775806");
+    expect_usage_error(TEMPO_BENCH_PATH, "parallel --width 65",
+                       "tempo-bench: --width: Value 65 not in range 2 to 64");
+    expect_usage_error(TEMPO_BENCH_PATH, "latency --load-ms 1k",
+                       "tempo-bench: --load-ms: Value 1000 not in range 1 to 400");
+    expect_usage_error(TEMPO_BENCH_PATH, "scale --files=-1",
+                       "tempo-bench: --files: Value -1 not in range 1 to 64");
+}
+
 TEST(DemoCli, ValuesOutOfRangeAreUsageErrors)
 {
     expect_usage_errors(TEMPO_DEMO_PATH,
@@ -148,9 +168,29 @@ TEST(DemoCli, ValuesOutOfRangeAreUsageErrors)
                          "--game-stream-kib 0", "--frames x"});
 }
 
+TEST(DemoCli, CountsAreCheckedByCli11)
+{
+    expect_usage_error(TEMPO_DEMO_PATH, "--frames 1.5",
+                       "tempo-demo: --frames: Value 1.5 could not be converted to INT");
+    expect_usage_error(TEMPO_DEMO_PATH, "--off-frames 2x",
+                       "tempo-demo: --off-frames: x unit not recognized. Allowed values: {M,k}");
+    expect_usage_error(TEMPO_DEMO_PATH, "--game-group-ms 101",
+                       "tempo-demo: --game-group-ms: Value 101 not in range 1 to 100");
+    expect_usage_error(TEMPO_DEMO_PATH, "--game-stream-kib 0",
+                       "tempo-demo: --game-stream-kib: Value 0 not in range 1 to 65536");
+}
+
 TEST(TopCli, ValuesOutOfRangeAreUsageErrors)
 {
     expect_usage_errors(TEMPO_TOP_PATH, {"--interval 0", "-n 0", "-n", "--interval 2s"});
+}
+
+TEST(TopCli, CountsAreCheckedByCli11)
+{
+    expect_usage_error(TEMPO_TOP_PATH, "-n 0",
+                       "tempo-top: -n: Value 0 not in range 1 to 9223372036854775806");
+    expect_usage_error(TEMPO_TOP_PATH, "--interval 100M",
+                       "tempo-top: --interval: Value 100000000 not in range 1 to 86400000");
 }
 
 } // namespace

@@ -281,7 +281,7 @@ void record_game(const Game& game, const LoadStats& stats, ProcessRun& run)
 }
 
 /// Waits for the demo's Tag::Go (throws if it went away instead).
-void wait_for_go(const Channel& demo)
+void wait_for_go(Channel& demo)
 {
     if (demo.receive().tag != Tag::Go)
         throw std::runtime_error("the demo sent an unexpected message");
@@ -289,7 +289,7 @@ void wait_for_go(const Channel& demo)
 
 } // namespace
 
-int game_process(const Channel& demo, const std::string& device_path, Priority priority,
+int game_process(Channel& demo, const std::string& device_path, Priority priority,
                  const GameConfig& config)
 {
     drop_sys_nice();
@@ -308,17 +308,17 @@ int game_process(const Channel& demo, const std::string& device_path, Priority p
     run.role = Role::Game;
     run.priority = priority;
     record_game(game, stats, run);
-    demo.send(Tag::Result, encode(run));
+    demo.send(Tag::Result, nlohmann::json(run));
     return 0;
 }
 
-int compositor_process(const Channel& demo, const std::string& device_path,
+int compositor_process(Channel& demo, const std::string& device_path,
                        const CompositorConfig& config)
 {
     drop_sys_nice();
     const Device device = tooling::open_device(device_path);
     Compositor compositor(device, config.engine, config.priority);
-    demo.send(Tag::Ready, {}, config.pass_fd ? device.fd() : -1);
+    demo.send(Tag::Ready, nullptr, config.pass_fd ? device.fd() : -1);
     wait_for_go(demo);
     ProcessRun run;
     run.role = config.role;
@@ -329,39 +329,8 @@ int compositor_process(const Channel& demo, const std::string& device_path,
     auto vblank = Clock::now() + config.period;
     for (std::uint64_t frame = 0; config.frames ? frame < config.frames : !demo.pending(); frame++)
         vblank = run_frame(compositor, frame, vblank, config.period, run);
-    demo.send(Tag::Result, encode(run));
+    demo.send(Tag::Result, nlohmann::json(run));
     return 0;
-}
-
-namespace {
-
-/// The fields of a ProcessRun in the order they travel, for encode() and decode() alike.
-template <typename Archive, typename Run>
-void transfer(Archive& a, Run& run)
-{
-    a.field(run.role).field(run.priority).field(run.frames).field(run.missed);
-    a.field(run.missed_by_gpu).field(run.wrong).field(run.failed).field(run.skipped_vblanks);
-    a.field(run.latency_us).field(run.start_us).field(run.missed_queued_us);
-    a.field(run.missed_waited_us).field(run.missed_start_us);
-    a.field(run.missed_run_us).field(run.missed_wake_us);
-    a.field(run.jobs).field(run.failed_jobs).field(run.failures);
-}
-
-} // namespace
-
-std::vector<std::uint8_t> encode(const ProcessRun& run)
-{
-    Writer w;
-    transfer(w, run);
-    return w.bytes();
-}
-
-ProcessRun decode(const std::vector<std::uint8_t>& payload)
-{
-    Reader r(payload);
-    ProcessRun run;
-    transfer(r, run);
-    return run;
 }
 
 } // namespace tempo::demo

@@ -11,6 +11,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,27 @@
 #include <tempo/types.hpp>
 
 #include "process.hpp"
+
+/// A Priority in JSON: its name (tempo::to_string()), or the number of a
+/// level without one; anything else is an error.
+template <>
+struct nlohmann::adl_serializer<tempo::Priority> {
+    template <typename BasicJson>
+    static void to_json(BasicJson& json, tempo::Priority priority)
+    {
+        json = tempo::to_string(priority);
+    }
+
+    template <typename BasicJson>
+    static void from_json(const BasicJson& json, tempo::Priority& priority)
+    {
+        const auto name = json.template get<std::string>();
+        const auto parsed = tempo::parse_priority(name);
+        if (!parsed)
+            throw std::invalid_argument("not a priority: \"" + name + "\"");
+        priority = *parsed;
+    }
+};
 
 namespace tempo::demo {
 
@@ -41,6 +65,26 @@ inline const char* role_name(Role role)
         return "vr-compositor";
     }
     return "?";
+}
+
+/// A Role in JSON: its role_name(); another string or value is an error.
+template <typename BasicJson>
+void to_json(BasicJson& json, Role role)
+{
+    json = role_name(role);
+}
+
+template <typename BasicJson>
+void from_json(const BasicJson& json, Role& role)
+{
+    const auto name = json.template get<std::string>();
+    for (const Role r : {Role::Game, Role::SystemCompositor, Role::VrCompositor}) {
+        if (name == role_name(r)) {
+            role = r;
+            return;
+        }
+    }
+    throw std::invalid_argument("not a role: \"" + name + "\"");
 }
 
 /// How the game loads the GPU.
@@ -92,7 +136,16 @@ struct ProcessRun {
     std::uint64_t jobs{0};
     std::uint64_t failed_jobs{0};
     std::string failures;
+
+    friend bool operator==(const ProcessRun&, const ProcessRun&) = default;
 };
+
+/// A ProcessRun in JSON, the payload of its Tag::Result: an object with a
+/// member per field, every one required.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProcessRun, role, priority, frames, missed, missed_by_gpu, wrong,
+                                   failed, skipped_vblanks, latency_us, start_us, missed_queued_us,
+                                   missed_waited_us, missed_start_us, missed_run_us, missed_wake_us,
+                                   jobs, failed_jobs, failures)
 
 /// One run of the scenario: its processes, the game first, and how busy the CPUs were.
 struct ScenarioRun {
@@ -128,7 +181,7 @@ std::string describe_game(const Device& device, const GameConfig& game);
  * engine busy at @priority from Tag::Ready on; counts its jobs from Tag::Go
  * until Tag::Stop, then sends its ProcessRun with Tag::Result.
  */
-int game_process(const Channel& demo, const std::string& device_path, Priority priority,
+int game_process(Channel& demo, const std::string& device_path, Priority priority,
                  const GameConfig& game);
 
 /**
@@ -136,11 +189,7 @@ int game_process(const Channel& demo, const std::string& device_path, Priority p
  * and sends Tag::Ready; from Tag::Go, composes a frame every period until
  * it ran its frames or the demo says stop, then sends its ProcessRun.
  */
-int compositor_process(const Channel& demo, const std::string& device_path,
+int compositor_process(Channel& demo, const std::string& device_path,
                        const CompositorConfig& config);
-
-/// The payload of a Tag::Result.
-std::vector<std::uint8_t> encode(const ProcessRun& run);
-ProcessRun decode(const std::vector<std::uint8_t>& payload);
 
 } // namespace tempo::demo

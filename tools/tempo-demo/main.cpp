@@ -485,18 +485,14 @@ Processes start_processes(const DemoOptions& o, const Engines& engines,
     const tempo::Priority game_priority = plan.game;
     // Each child runs its lambda as soon as it is forked: the references
     // need to live only until then.
-    return Processes{ChildProcess("game",
-                                  [&](const Channel& c) {
-                                      return tempo::demo::game_process(c, path, game_priority,
-                                                                       game);
-                                  }),
-                     ChildProcess("system compositor",
-                                  [&](const Channel& c) {
-                                      return tempo::demo::compositor_process(c, path, system);
-                                  }),
-                     ChildProcess("VR compositor", [&](const Channel& c) {
-                         return tempo::demo::compositor_process(c, path, vr);
-                     })};
+    return Processes{
+        ChildProcess(
+            "game",
+            [&](Channel& c) { return tempo::demo::game_process(c, path, game_priority, game); }),
+        ChildProcess("system compositor",
+                     [&](Channel& c) { return tempo::demo::compositor_process(c, path, system); }),
+        ChildProcess("VR compositor",
+                     [&](Channel& c) { return tempo::demo::compositor_process(c, path, vr); })};
 }
 
 /// Runs @plan: starts the processes, raises the VR compositor if asked,
@@ -518,12 +514,12 @@ ScenarioRun run_processes(const tempo::Device& device, const DemoOptions& o, con
         c->channel().send(Tag::Go);
     ScenarioRun run;
     run.name = plan.name;
-    const ProcessRun vr = tempo::demo::decode(p.vr.expect(Tag::Result).payload);
+    const ProcessRun vr = p.vr.expect<ProcessRun>(Tag::Result);
     run.cpu_busy = (tooling::cpu_times() - cpu_start).percent();
     p.game.channel().send(Tag::Stop);
     p.system.channel().send(Tag::Stop);
-    run.processes.push_back(tempo::demo::decode(p.game.expect(Tag::Result).payload));
-    run.processes.push_back(tempo::demo::decode(p.system.expect(Tag::Result).payload));
+    run.processes.push_back(p.game.expect<ProcessRun>(Tag::Result));
+    run.processes.push_back(p.system.expect<ProcessRun>(Tag::Result));
     run.processes.push_back(vr);
     for (ChildProcess* c : {&p.game, &p.system, &p.vr})
         if (const int status = c->wait())

@@ -4,6 +4,7 @@
  */
 #include "process.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <stdexcept>
+#include <string_view>
 
 #include <linux/capability.h>
 #include <poll.h>
@@ -23,82 +25,66 @@
 
 namespace tempo::demo {
 
-Writer& Writer::u64(std::uint64_t v)
-{
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    bytes_.insert(bytes_.end(), p, p + sizeof(v));
-    return *this;
-}
-
-Writer& Writer::f64(double v)
-{
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    bytes_.insert(bytes_.end(), p, p + sizeof(v));
-    return *this;
-}
-
-Writer& Writer::str(const std::string& s)
-{
-    u64(s.size());
-    bytes_.insert(bytes_.end(), s.begin(), s.end());
-    return *this;
-}
-
-Writer& Writer::doubles(const std::vector<double>& v)
-{
-    u64(v.size());
-    for (const double d : v)
-        f64(d);
-    return *this;
-}
-
-void Reader::take(void* to, std::size_t size)
-{
-    if (bytes_.size() - at_ < size)
-        throw std::runtime_error("a message of a scenario process is truncated");
-    std::memcpy(to, bytes_.data() + at_, size);
-    at_ += size;
-}
-
-std::uint64_t Reader::u64()
-{
-    std::uint64_t v = 0;
-    take(&v, sizeof(v));
-    return v;
-}
-
-double Reader::f64()
-{
-    double v = 0;
-    take(&v, sizeof(v));
-    return v;
-}
-
-std::string Reader::str()
-{
-    std::string s(u64(), '\0');
-    if (!s.empty())
-        take(s.data(), s.size());
-    return s;
-}
-
-std::vector<double> Reader::doubles()
-{
-    std::vector<double> v(u64());
-    for (double& d : v)
-        d = f64();
-    return v;
-}
-
 namespace {
 
-/// The header of a message on the stream: its tag and the payload's size.
-struct Header {
-    std::uint64_t tag;
-    std::uint64_t size;
+using nlohmann::json;
+
+constexpr std::pair<Tag, const char*> tag_names[] = {
+    {Tag::Ready, "ready"},   {Tag::Go, "go"},         {Tag::Stop, "stop"},
+    {Tag::Result, "result"}, {Tag::Failed, "failed"},
 };
 
-void write_all(int fd, const std::uint8_t* data, std::size_t size)
+/// The tag named @name, if one is.
+std::optional<Tag> tag_of(std::string_view name)
+{
+    for (const auto& [tag, n] : tag_names)
+        if (name == n)
+            return tag;
+    return std::nullopt;
+}
+
+/// The message on @line: an object {"tag": NAME[, "payload": VALUE]}.
+Message parse_message(std::string_view line)
+{
+    json document;
+    try {
+        document = json::parse(line);
+    } catch (const json::parse_error& e) {
+        throw MessageError(std::string{"a message that is not JSON: "} + e.what());
+    }
+    const auto tag = document.is_object() ? document.find("tag") : document.end();
+    if (tag == document.end() || !tag->is_string())
+        throw MessageError("a message without a tag: " + std::string{line.substr(0, 80)});
+    Message m;
+    if (const auto known = tag_of(tag->get_ref<const std::string&>()))
+        m.tag = *known;
+    else
+        throw MessageError("a message of unknown tag " + tag->dump());
+    if (const auto payload = document.find("payload"); payload != document.end())
+        m.payload = std::move(*payload);
+    return m;
+}
+
+/// The offset in @buffer of the message that holds byte @at: after the
+/// last newline before it.
+std::size_t message_start(const std::string& buffer, std::size_t at)
+{
+    const std::size_t newline = at ? buffer.rfind('\n', at - 1) : std::string::npos;
+    return newline == std::string::npos ? 0 : newline + 1;
+}
+
+/// The descriptor that came with @msg (SCM_RIGHTS), if any.
+UniqueFd passed_fd(const msghdr& msg)
+{
+    const cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+        return UniqueFd{};
+    int fd = -1;
+    std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    return UniqueFd(fd);
+}
+
+void write_all(int fd, const char* data, std::size_t size)
 {
     while (size) {
         const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
@@ -106,21 +92,6 @@ void write_all(int fd, const std::uint8_t* data, std::size_t size)
             continue;
         if (n < 0)
             throw Error(errno, "send", "writing to a scenario process");
-        data += n;
-        size -= static_cast<std::size_t>(n);
-    }
-}
-
-void read_all(int fd, std::uint8_t* data, std::size_t size)
-{
-    while (size) {
-        const ssize_t n = ::recv(fd, data, size, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            throw Error(errno, "recv", "reading from a scenario process");
-        if (n == 0)
-            throw std::runtime_error("the other process closed its end");
         data += n;
         size -= static_cast<std::size_t>(n);
     }
@@ -138,16 +109,28 @@ void keep_only(int fd)
 
 } // namespace
 
-void Channel::send(Tag tag, const std::vector<std::uint8_t>& payload, int pass_fd) const
+const char* tag_name(Tag tag)
 {
-    Header header{static_cast<std::uint64_t>(tag), payload.size()};
-    iovec iov{.iov_base = &header, .iov_len = sizeof(header)};
+    for (const auto& [t, name] : tag_names)
+        if (t == tag)
+            return name;
+    return "?";
+}
+
+void Channel::send(Tag tag, const json& payload, int pass_fd) const
+{
+    json document = json::object();
+    document["tag"] = tag_name(tag);
+    if (!payload.is_null())
+        document["payload"] = payload;
+    const std::string line = document.dump(-1, ' ', false, json::error_handler_t::replace) + '\n';
+    iovec iov{.iov_base = const_cast<char*>(line.data()), .iov_len = line.size()};
     alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int))> control{};
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     if (pass_fd >= 0) {
-        // The descriptor travels with the header's bytes.
+        // The descriptor travels with the message's first bytes.
         msg.msg_control = control.data();
         msg.msg_controllen = control.size();
         cmsghdr* c = CMSG_FIRSTHDR(&msg);
@@ -162,15 +145,16 @@ void Channel::send(Tag tag, const std::vector<std::uint8_t>& payload, int pass_f
     while (n < 0 && errno == EINTR);
     if (n < 0)
         throw Error(errno, "sendmsg", "writing to a scenario process");
-    const auto* rest = reinterpret_cast<const std::uint8_t*>(&header) + n;
-    write_all(fd_.get(), rest, sizeof(header) - static_cast<std::size_t>(n));
-    write_all(fd_.get(), payload.data(), payload.size());
+    const auto sent = static_cast<std::size_t>(n);
+    write_all(fd_.get(), line.data() + sent, line.size() - sent);
 }
 
-Message Channel::receive() const
+void Channel::read_more()
 {
-    Header header{};
-    iovec iov{.iov_base = &header, .iov_len = sizeof(header)};
+    constexpr std::size_t chunk = 64 * 1024;
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + chunk);
+    iovec iov{.iov_base = buffer_.data() + old, .iov_len = chunk};
     alignas(cmsghdr) std::array<char, CMSG_SPACE(sizeof(int))> control{};
     msghdr msg{};
     msg.msg_iov = &iov;
@@ -181,32 +165,56 @@ Message Channel::receive() const
     do
         n = ::recvmsg(fd_.get(), &msg, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
+    const int error = errno;
+    buffer_.resize(old + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
     if (n < 0)
-        throw Error(errno, "recvmsg", "reading from a scenario process");
-    if (n == 0)
+        throw Error(error, "recvmsg", "reading from a scenario process");
+    UniqueFd fd = passed_fd(msg);
+    if (n == 0 && old == 0)
         throw std::runtime_error("the other process closed its end");
-    Message m;
-    if (const cmsghdr* c = CMSG_FIRSTHDR(&msg);
-        c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-        int fd = -1;
-        std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
-        m.fd.reset(fd);
+    if (n == 0)
+        throw MessageError("a message cut short: the other end closed after " +
+                           std::to_string(old) + " bytes of it");
+    // The socket returns the bytes that carried a descriptor last: the
+    // descriptor belongs to the message of the last byte read.
+    if (fd)
+        fds_.emplace_back(message_start(buffer_, buffer_.size() - 1), std::move(fd));
+}
+
+Message Channel::receive()
+{
+    std::size_t end;
+    while ((end = buffer_.find('\n', scanned_)) == std::string::npos) {
+        scanned_ = buffer_.size();
+        read_more();
     }
-    auto* rest = reinterpret_cast<std::uint8_t*>(&header) + n;
-    read_all(fd_.get(), rest, sizeof(header) - static_cast<std::size_t>(n));
-    m.tag = static_cast<Tag>(header.tag);
-    m.payload.resize(header.size);
-    read_all(fd_.get(), m.payload.data(), m.payload.size());
+    const std::string line = buffer_.substr(0, end);
+    buffer_.erase(0, end + 1);
+    scanned_ = 0;
+    UniqueFd fd;
+    for (auto it = fds_.begin(); it != fds_.end();) {
+        if (it->first == 0) {
+            fd = std::move(it->second);
+            it = fds_.erase(it);
+        } else {
+            it->first -= end + 1;
+            ++it;
+        }
+    }
+    Message m = parse_message(line);
+    m.fd = std::move(fd);
     return m;
 }
 
 bool Channel::pending() const
 {
+    if (!buffer_.empty())
+        return true;
     pollfd p{.fd = fd_.get(), .events = POLLIN, .revents = 0};
     return ::poll(&p, 1, 0) > 0;
 }
 
-ChildProcess::ChildProcess(std::string name, const std::function<int(const Channel&)>& body)
+ChildProcess::ChildProcess(std::string name, const std::function<int(Channel&)>& body)
     : name_(std::move(name))
 {
     int fds[2];
@@ -221,13 +229,13 @@ ChildProcess::ChildProcess(std::string name, const std::function<int(const Chann
     if (pid_ == 0) {
         parent_end.reset();
         keep_only(child_end.get());
-        const Channel channel(std::move(child_end));
+        Channel channel(std::move(child_end));
         int status = 1;
         try {
             status = body(channel);
         } catch (const std::exception& e) {
             try {
-                channel.send(Tag::Failed, Writer{}.str(e.what()).bytes());
+                channel.send(Tag::Failed, e.what());
             } catch (const std::exception&) {
                 std::printf("%s failed: %s\n", name_.c_str(), e.what());
             }
@@ -250,18 +258,23 @@ ChildProcess::~ChildProcess()
     wait();
 }
 
-Message ChildProcess::expect(Tag tag) const
+Message ChildProcess::expect(Tag tag)
 {
     Message m;
     try {
         m = channel_->receive();
+    } catch (const MessageError& e) {
+        throw std::runtime_error("the " + name_ + " sent " + e.what());
     } catch (const std::runtime_error& e) {
         throw std::runtime_error("the " + name_ + " exited early (" + e.what() + ")");
     }
     if (m.tag == Tag::Failed)
-        throw std::runtime_error("the " + name_ + " failed: " + Reader(m.payload).str());
+        throw std::runtime_error(
+            "the " + name_ + " failed: " +
+            (m.payload.is_string() ? m.payload.get<std::string>() : m.payload.dump()));
     if (m.tag != tag)
-        throw std::runtime_error("the " + name_ + " sent an unexpected message");
+        throw std::runtime_error("the " + name_ + " sent an unexpected message: " +
+                                 tag_name(m.tag) + ", not " + tag_name(tag));
     return m;
 }
 

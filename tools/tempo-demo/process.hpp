@@ -4,19 +4,22 @@
  *
  * tempo-demo's processes: the scenario's game and compositors run as
  * children of the demo, each with a DRM file of its own, and talk to it
- * over a UNIX socket. A message is a tag and a payload; the VR compositor
- * passes its DRM file descriptor with its first message (SCM_RIGHTS), so
- * that the demo, which holds CAP_SYS_NICE and the children do not, can
- * raise that file's priority (DRM_IOCTL_TEMPO_SCHED), as a VR runtime does
- * for its compositor.
+ * over a UNIX socket. A message is a tag and a JSON payload, one JSON
+ * document a line; the VR compositor passes its DRM file descriptor with
+ * its first message (SCM_RIGHTS), so that the demo, which holds
+ * CAP_SYS_NICE and the children do not, can raise that file's priority
+ * (DRM_IOCTL_TEMPO_SCHED), as a VR runtime does for its compositor.
  */
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -32,84 +35,61 @@ enum class Tag : std::uint8_t {
     Go,     ///< parent: start measuring
     Stop,   ///< parent: stop and report
     Result, ///< child: what it measured (the payload)
-    Failed, ///< child: why it gave up (the payload)
+    Failed, ///< child: why it gave up (the payload, a string)
 };
 
-/// Builds a payload: integers, doubles, strings and arrays of doubles.
-class Writer {
+/// The name of @tag on the wire: "ready", "go", "stop", "result", "failed".
+const char* tag_name(Tag tag);
+
+/// A message that is not one of the protocol's, or that the other end cut short.
+class MessageError : public std::runtime_error {
 public:
-    Writer& u64(std::uint64_t v);
-    Writer& f64(double v);
-    Writer& str(const std::string& s);
-    Writer& doubles(const std::vector<double>& v);
-    /// One name for every type, for a field list shared with Reader::field().
-    Writer& field(std::uint64_t v) { return u64(v); }
-    Writer& field(const std::string& s) { return str(s); }
-    Writer& field(const std::vector<double>& v) { return doubles(v); }
-    template <typename Enum>
-    requires std::is_enum_v<Enum> Writer& field(Enum v)
-    {
-        return u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
-    }
-    [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
-
-private:
-    std::vector<std::uint8_t> bytes_;
-};
-
-/// Reads a payload in the order it was written; throws std::runtime_error past its end.
-class Reader {
-public:
-    explicit Reader(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {}
-    std::uint64_t u64();
-    double f64();
-    std::string str();
-    std::vector<double> doubles();
-    /// One name for every type, for a field list shared with Writer::field().
-    Reader& field(std::uint64_t& v) { return set(v, u64()); }
-    Reader& field(std::string& s) { return set(s, str()); }
-    Reader& field(std::vector<double>& v) { return set(v, doubles()); }
-    template <typename Enum>
-    requires std::is_enum_v<Enum> Reader& field(Enum& v)
-    {
-        return set(v, static_cast<Enum>(static_cast<std::int64_t>(u64())));
-    }
-
-private:
-    void take(void* to, std::size_t size);
-    template <typename T>
-    Reader& set(T& to, T value)
-    {
-        to = std::move(value);
-        return *this;
-    }
-
-    const std::vector<std::uint8_t>& bytes_;
-    std::size_t at_{0};
+    using std::runtime_error::runtime_error;
 };
 
 struct Message {
     Tag tag{Tag::Failed};
-    std::vector<std::uint8_t> payload;
+    /// What the message carries; null when nothing.
+    nlohmann::json payload;
     /// The descriptor that came with it, if any.
     UniqueFd fd;
 };
 
-/// One end of a connected stream socket pair.
+/**
+ * Channel - one end of a connected stream socket pair
+ *
+ * A message is one JSON document on a line of its own (JSON Lines), an
+ * object with the tag's name and the payload, left out when null:
+ * {"payload":{...},"tag":"result"}. A descriptor passed with a message
+ * travels with its first bytes.
+ */
 class Channel {
 public:
     explicit Channel(UniqueFd fd) : fd_(std::move(fd)) {}
 
     /// Sends @tag and @payload, and @pass_fd if not -1 (SCM_RIGHTS); throws tempo::Error.
-    void send(Tag tag, const std::vector<std::uint8_t>& payload = {}, int pass_fd = -1) const;
-    /// The next message; throws std::runtime_error when the other end closed.
-    [[nodiscard]] Message receive() const;
+    void send(Tag tag, const nlohmann::json& payload = nullptr, int pass_fd = -1) const;
+    /**
+     * The next message. Throws std::runtime_error when the other end closed
+     * between two messages, MessageError when it closed in the middle of one
+     * or sent a line that is no message, tempo::Error when reading fails.
+     */
+    [[nodiscard]] Message receive();
     /// Whether a message (or the other end's close) is waiting.
     [[nodiscard]] bool pending() const;
+    [[nodiscard]] int fd() const noexcept { return fd_.get(); }
     void close() { fd_.reset(); }
 
 private:
+    /// Appends what the socket holds to buffer_, waiting for it.
+    void read_more();
+
     UniqueFd fd_;
+    /// Bytes received and not yet taken as messages; no newline before scanned_.
+    std::string buffer_;
+    std::size_t scanned_{0};
+    /// Descriptors received, with the offset in buffer_ of their message.
+    std::vector<std::pair<std::size_t, UniqueFd>> fds_;
 };
 
 /**
@@ -122,15 +102,31 @@ private:
  */
 class ChildProcess {
 public:
-    ChildProcess(std::string name, const std::function<int(const Channel&)>& body);
+    ChildProcess(std::string name, const std::function<int(Channel&)>& body);
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;
     ~ChildProcess();
 
     [[nodiscard]] const std::string& name() const noexcept { return name_; }
     [[nodiscard]] const Channel& channel() const noexcept { return *channel_; }
-    /// The next message, which must be @tag: a Tag::Failed one throws its reason.
-    Message expect(Tag tag) const;
+    /**
+     * The next message, which must be @tag: a Tag::Failed one throws its
+     * reason, any other error (the child gone, a message cut short or
+     * malformed) a std::runtime_error that names the child.
+     */
+    Message expect(Tag tag);
+    /// The payload of the next message, which must be @tag, as a T.
+    template <typename T>
+    T expect(Tag tag)
+    {
+        const Message m = expect(tag);
+        try {
+            return m.payload.get<T>();
+        } catch (const std::exception& e) {
+            throw std::runtime_error("the " + name_ + " sent a malformed " + tag_name(tag) + ": " +
+                                     e.what());
+        }
+    }
     /// Waits for the child's exit; its status (128 + N when killed by signal N).
     int wait();
 

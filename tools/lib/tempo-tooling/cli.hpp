@@ -3,10 +3,11 @@
  * Copyright (c) 2026 The tempo authors
  *
  * The command line of the tools, over CLI11: the options every tool has
- * (-h/--help, --version, --device), counts with k and M suffixes, and one
- * behaviour for all of them: --help prints the usage on standard output
- * and exits 0, --version prints "<tool> <version>" and exits 0, a usage
- * error prints the error and the usage on standard error and exits 2.
+ * (-h/--help, --version, --device), counts with k and M suffixes that
+ * CLI11's validators check, and one behaviour for all of them: --help
+ * prints the usage on standard output and exits 0, --version prints
+ * "<tool> <version>" and exits 0, a usage error prints CLI11's error and
+ * the usage on standard error and exits 2.
  */
 #pragma once
 
@@ -20,6 +21,7 @@
 #include <exception>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,8 +29,6 @@
 #include <utility>
 
 #include <tempo/version.hpp>
-
-#include "tempo-tooling/parse.hpp"
 
 namespace tempo::tooling {
 
@@ -109,44 +109,37 @@ inline std::optional<int> parse(CLI::App& app, int argc, char** argv)
     }
 }
 
-/// @text as a count: decimal digits, optionally followed by k (x 1000) or M (x 1000000).
-inline std::optional<std::uint64_t> parse_count(std::string_view text)
+/// The largest count an option of type T takes: what T holds, below
+/// INT64_MAX, which is what CLI11 2.1 reads a larger number as (strtoll
+/// saturates): CLI::Range refuses it.
+template <typename T>
+constexpr std::int64_t count_max()
 {
-    std::uint64_t multiplier = 1;
-    if (!text.empty() && (text.back() == 'k' || text.back() == 'M')) {
-        multiplier = text.back() == 'k' ? 1000 : 1000000;
-        text.remove_suffix(1);
-    }
-    const auto value = parse_number<std::uint64_t>(text);
-    if (!value || *value > std::numeric_limits<std::uint64_t>::max() / multiplier)
-        return std::nullopt;
-    return *value * multiplier;
+    constexpr auto max = std::numeric_limits<T>::max();
+    constexpr auto below_int64_max = std::numeric_limits<std::int64_t>::max() - 1;
+    return std::cmp_greater(max, below_int64_max) ? below_int64_max
+                                                  : static_cast<std::int64_t>(max);
 }
 
-/// @text, the value of option @name, as a count (parse_count()) in [@min, @max];
-/// throws CLI::ValidationError, a usage error, if it is none.
-inline std::uint64_t checked_count(const std::string& name, const std::string& text,
-                                   std::uint64_t min, std::uint64_t max)
-{
-    const auto value = parse_count(text);
-    if (!value)
-        throw CLI::ValidationError(name, "not a count: " + text);
-    if (*value < min)
-        throw CLI::ValidationError(name, "must be at least " + std::to_string(min));
-    if (*value > max)
-        throw CLI::ValidationError(name, "must be at most " + std::to_string(max));
-    return *value;
-}
-
-/// Adds option @name, a count (k and M suffixes) stored in @value, in [@min, @max].
+/**
+ * Adds option @name, a count stored in @value, which CLI11 checks: a k
+ * (x 1000) or M (x 1000000) suffix multiplies it (CLI::AsNumberWithUnit),
+ * it must lie in [@min, @max] (CLI::Range). A value that is none is a
+ * usage error with CLI11's message: "--count: Value 0 not in range 1 to
+ * 5000". The range is over std::int64_t, whose conversion refuses a
+ * negative value that T, unsigned, would wrap.
+ */
 template <typename T>
 CLI::Option* add_count(CLI::App& app, const std::string& name, T& value, const std::string& help,
-                       std::uint64_t min = 0, std::uint64_t max = std::numeric_limits<T>::max())
+                       std::int64_t min = 0, std::int64_t max = count_max<T>())
 {
-    const auto store = [&value, name, min, max](const std::string& text) {
-        value = static_cast<T>(checked_count(name, text, min, max));
-    };
-    return app.add_option_function<std::string>(name, store, help)->type_name("N");
+    static const std::map<std::string, std::int64_t> suffixes{{"k", 1000}, {"M", 1000000}};
+    // The help states the range and the suffixes: no validator adds to the type's name.
+    return app.add_option(name, value, help)
+        ->transform(
+            CLI::AsNumberWithUnit(suffixes, CLI::AsNumberWithUnit::CASE_SENSITIVE).description(""))
+        ->check(CLI::Range(min, max).description(""))
+        ->type_name("N");
 }
 
 /// Adds --device PATH (stored in @path; empty: $TEMPO_DEVICE, else the first tempo node).

@@ -2,8 +2,8 @@
 /*
  * Copyright (c) 2026 The tempo authors
  *
- * Numbers in text: what the tools read from their command line, debugfs
- * and /proc.
+ * Numbers in text: what the tools read from debugfs and /proc (their
+ * command line is CLI11's, cli.hpp).
  */
 #pragma once
 
