@@ -134,6 +134,28 @@ TEST(FuzzCli, TakesItsDeviceWithTheOtherToolsOption)
     }
 }
 
+TEST(FuzzCli, AValueThatIsNotANumberOfItsOptionIsAUsageError)
+{
+    const std::pair<const char*, const char*> cases[] = {
+        {"--iterations abc", "tempo-fuzz: --iterations: 'abc' is not a whole number\n"},
+        {"--iterations -1", "tempo-fuzz: --iterations: '-1' is not a whole number\n"},
+        {"--seed 12x", "tempo-fuzz: --seed: '12x' is not a whole number\n"},
+        {"--fast 99999999999999999999", "tempo-fuzz: --fast: '99999999999999999999' is not a "
+                                        "whole number\n"},
+        {"--chunk ''", "tempo-fuzz: --chunk: '' is not a whole number\n"},
+        {"--seconds 1s", "tempo-fuzz: --seconds: '1s' is not a number of seconds\n"},
+        {"--seconds nan", "tempo-fuzz: --seconds: 'nan' is not a number of seconds\n"},
+        {"--chunk-seconds ' 2'", "tempo-fuzz: --chunk-seconds: ' 2' is not a number of seconds\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        const auto [status, out] =
+            tempo_test::run_command(std::string{TEMPO_FUZZ_PATH} + " " + args + " 2>&1 >/dev/null");
+        EXPECT_EQ(status, 2) << args;
+        EXPECT_TRUE(out.starts_with(message)) << args << ": " << out;
+        EXPECT_NE(out.find("Usage: tempo-fuzz"), std::string::npos) << args << ": " << out;
+    }
+}
+
 TEST(BenchCli, AnOptionOfAnotherCommandIsAnError)
 {
     expect_usage_errors(TEMPO_BENCH_PATH,

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -108,8 +109,37 @@ static const struct opt_desc opt_descs[] = {
 
 #define NUM_OPTS	ARRAY_SIZE(opt_descs)
 
-static void set_option(struct options *o, const struct opt_desc *d,
-		       const char *arg)
+/*
+ * @arg as a number of @kind into @field: a u64 (decimal, 0x hexadecimal or
+ * 0 octal) or a finite double, without sign or leading space. 0, or -1
+ * when @arg is not one, whole.
+ */
+static int parse_number(enum opt_kind kind, const char *arg, void *field)
+{
+	char *end;
+
+	if (strchr(" \t\n+-", *arg))	/* the terminator too: empty */
+		return -1;
+	errno = 0;
+	if (kind == OPT_DOUBLE) {
+		double v = strtod(arg, &end);
+
+		if (errno || *end || !isfinite(v))
+			return -1;
+		*(double *)field = v;
+	} else {
+		unsigned long long v = strtoull(arg, &end, 0);
+
+		if (errno || *end)
+			return -1;
+		*(uint64_t *)field = v;
+	}
+	return 0;
+}
+
+/* The option's value into @o: 0, or -1 when it is not a value of its kind. */
+static int set_option(struct options *o, const struct opt_desc *d,
+		      const char *arg)
 {
 	char *field = (char *)o + d->offset;
 
@@ -117,16 +147,24 @@ static void set_option(struct options *o, const struct opt_desc *d,
 		*(bool *)field = true;
 	else if (d->kind == OPT_STRING)
 		*(const char **)field = arg;
-	else if (d->kind == OPT_DOUBLE)
-		*(double *)field = atof(arg);
 	else
-		*(uint64_t *)field = strtoull(arg, NULL, 0);
+		return parse_number(d->kind, arg, field);
+	return 0;
 }
 
 /* A usage error: what was wrong, then the usage, on standard error. */
 static int usage_error(const char *what)
 {
 	fprintf(stderr, "tempo-fuzz: %s\n", what);
+	usage(stderr);
+	return -1;
+}
+
+/* A value its option does not take, then the usage, on standard error. */
+static int value_error(const struct opt_desc *d, const char *arg)
+{
+	fprintf(stderr, "tempo-fuzz: --%s: '%s' is not a %s\n", d->name, arg,
+		d->kind == OPT_DOUBLE ? "number of seconds" : "whole number");
 	usage(stderr);
 	return -1;
 }
@@ -149,7 +187,10 @@ static int parse(int argc, char **argv, struct options *o)
 			NULL, 256 + (int)i };
 	while ((opt = getopt_long(argc, argv, "vh", longs, NULL)) != -1) {
 		if (opt >= 256) {
-			set_option(o, &opt_descs[opt - 256], optarg);
+			if (set_option(o, &opt_descs[opt - 256], optarg)) {
+				return value_error(&opt_descs[opt - 256],
+						   optarg);
+			}
 		} else if (opt == 'v') {
 			o->verbose = true;
 		} else if (opt == 'h') {
