@@ -65,10 +65,13 @@ demo: deps
 # header, libtempo, its CMake and pkg-config files and the tools below
 # $(DESTDIR)$(PREFIX). depmod runs only for a real install (no DESTDIR);
 # Kbuild skips it without a System.map, which Debian's headers lack.
+# ldconfig too: programs other than the tools find the shared libtempo
+# in /usr/local/lib through its cache.
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
+	$(if $(DESTDIR),,ldconfig)
 
 # Removes what make install put in place: the module and the files of
 # CMake's install manifest (the last install's DESTDIR and PREFIX), then
@@ -79,6 +82,7 @@ uninstall:
 	if [ -f $(CMAKE_BUILD)/install_manifest.txt ]; then \
 		sed 's|^|$(DESTDIR)|' $(CMAKE_BUILD)/install_manifest.txt | \
 			xargs -r -d '\n' rm -f; fi
+	$(if $(DESTDIR),,ldconfig)
 	for d in lib/modules/$(KVER)/updates/drivers/gpu/drm/tempo \
 		 $(PREFIX)/include/tempo $(PREFIX)/lib/cmake/tempo \
 		 $(PREFIX)/share/doc/tempo/LICENSES/preferred \

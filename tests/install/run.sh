@@ -32,7 +32,9 @@
 #     libtempo's headers and library, tempo.pc, the CMake package and the
 #     tools are where they belong; COPYING and LICENSES/ as in the tree
 #     in share/doc/tempo; the module, tempo.pc, the CMake package,
-#     <tempo/version.hpp> and the tools' --version say VERSION's version
+#     <tempo/version.hpp> and the tools' --version say VERSION's version;
+#     libtempo is shared, with its SONAME and links, and the tools
+#     find it through their RPATH
 #   - tests/install/consumer/ builds with pkg-config and with CMake's
 #     find_package(tempo) against the staging tree, and runs (no device
 #     needed); the uAPI header compiles in C; the programs of the uAPI
@@ -126,6 +128,7 @@ version_file() {
 		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
 }
 version=$(version_file)
+sover=${version%.*}
 
 # same WHAT VALUE: prints both; true when VALUE is $version.
 same() {
@@ -454,7 +457,8 @@ consumer_pkg_config() {
 	# shellcheck disable=SC2046
 	g++ -std=c++20 -Wall -Wextra -Werror -o "$out/consumer" \
 		tests/install/consumer/main.cpp $(pc --cflags --libs tempo) || return 1
-	"$out/consumer"
+	# The staged libtempo.so, where the system has none to find.
+	LD_LIBRARY_PATH=$dest/usr/lib "$out/consumer"
 }
 
 # <drm/tempo_drm.h> includes "drm.h", which Debian has only in libdrm's
@@ -526,6 +530,43 @@ consumer_cmake() {
 		cmake --build "$out" --verbose &&
 		grep -q "^tempo_DIR:PATH=$dest/usr/lib/cmake/tempo\$" "$out/CMakeCache.txt" &&
 		"$out/consumer"
+}
+
+# soname_links DIR: libtempo is shared, DIR/libtempo.so ->
+# libtempo.so.MAJOR.MINOR (the SONAME, what programs ask for) ->
+# libtempo.so.VERSION (the file), and there is no static one.
+soname_links() {
+	local lib=$1 soname=libtempo.so.$sover dyn
+	dyn=$(readelf -d "$lib/libtempo.so.$version") || return 1
+	echo "$dyn" | grep -E 'SONAME|NEEDED'
+	grep -qF "Library soname: [$soname]" <<<"$dyn" ||
+		{ echo "no SONAME $soname"; return 1; }
+	echo "libtempo.so -> $(readlink "$lib/libtempo.so")"
+	echo "$soname -> $(readlink "$lib/$soname")"
+	[ "$(readlink "$lib/libtempo.so")" = "$soname" ] &&
+		[ "$(readlink "$lib/$soname")" = "libtempo.so.$version" ] &&
+		[ -f "$lib/libtempo.so.$version" ] && [ ! -L "$lib/libtempo.so.$version" ] &&
+		[ ! -e "$lib/libtempo.a" ]
+}
+
+# same_file A B: A and B are one file, through their links.
+same_file() {
+	[ -n "$1" ] && [ "$(realpath "$1")" = "$(realpath "$2")" ]
+}
+
+# Below a prefix whose lib is not a system directory the installed tools
+# find the staged library through their RPATH, $ORIGIN/../lib, nothing else.
+tools_find_library() {
+	local t found
+	for t in tempo-info tempo-bench tempo-demo tempo-top; do
+		# shellcheck disable=SC2016
+		readelf -d "$dest/usr/bin/$t" | grep -E '\((RPATH|RUNPATH)\)' |
+			grep -qF '[$ORIGIN/../lib]' ||
+			{ echo "$t: no RPATH \$ORIGIN/../lib"; readelf -d "$dest/usr/bin/$t"; return 1; }
+		found=$(env -u LD_LIBRARY_PATH ldd "$dest/usr/bin/$t" | awk '$1 ~ /^libtempo/ { print $3 }')
+		echo "$t: $found"
+		same_file "$found" "$dest/usr/lib/libtempo.so.$version" || return 1
+	done
 }
 
 installed_tools() {
@@ -626,7 +667,8 @@ manual_pages() {
 make_uninstall() {
 	local left
 	make uninstall DESTDIR="$dest" PREFIX=/usr || return 1
-	left=$(find "$dest" -type f)
+	# Files and the library's symlinks; not the link pc() made to libdrm.
+	left=$(find "$dest" ! -type d ! -path "$dest/usr/include/libdrm")
 	[ -z "$left" ] || { echo "left behind:"; echo "$left"; return 1; }
 }
 
@@ -635,6 +677,8 @@ if [ "$do_install" = 1 ]; then
 		step "make install put every file in place" installed_files
 		step "make install put COPYING and LICENSES/ in share/doc/tempo" installed_licenses
 		step "what make install put in place is VERSION's version" installed_versions
+		step "libtempo is shared: SONAME, symlinks to the file" soname_links "$dest/usr/lib"
+		step "the installed tools find libtempo through their RPATH" tools_find_library
 		step "consumer builds with pkg-config and runs" consumer_pkg_config
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "the uAPI guide's programs build against the install" guide_programs
