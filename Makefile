@@ -12,7 +12,7 @@ VERSION := $(shell cat VERSION)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \
-	docs dkms-source dkms-install help
+	docs dkms-source dkms-install deb help
 
 all: modules tools
 
@@ -32,6 +32,7 @@ help:
 	@echo '  install-test  DKMS and make install in temporary trees, with users of the library'
 	@echo '  dkms-source   the DKMS source tree in DKMS_SRC'
 	@echo '  dkms-install  dkms-source, then dkms install for KVER'
+	@echo '  deb           the Debian packages (tempo-dkms, libtempo, tempo-tools) in BUILD/deb'
 	@echo '  gates         W=1, checkpatch, sparse, kernel-doc, clang-format and the other gates'
 	@echo '  docs          the HTML documentation (Sphinx) in build/docs'
 	@echo '  clean         remove the module objects and build/'
@@ -97,6 +98,11 @@ dkms-source:
 
 dkms-install: dkms-source
 	dkms install -m tempo -v $(VERSION) -k $(KVER)
+
+# tempo-dkms, libtempo0.1, libtempo-dev and tempo-tools from debian/, in
+# $(BUILD)/deb; see scripts/deb.sh.
+deb:
+	JOBS=$(JOBS) scripts/deb.sh $(BUILD)/deb
 
 # make install, DKMS and the users of the installed library; see
 # tests/install/run.sh.
