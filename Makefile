@@ -12,7 +12,7 @@ VERSION := $(shell cat VERSION)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \
-	docs dkms-source dkms-install help
+	docs dkms-source dkms-install deb help
 
 all: modules tools
 
@@ -32,6 +32,7 @@ help:
 	@echo '  install-test  DKMS and make install in temporary trees, with users of the library'
 	@echo '  dkms-source   the DKMS source tree in DKMS_SRC'
 	@echo '  dkms-install  dkms-source, then dkms install for KVER'
+	@echo '  deb           the Debian packages (tempo-dkms, libtempo, tempo-tools) in BUILD/deb'
 	@echo '  gates         W=1, checkpatch, sparse, kernel-doc, clang-format and the other gates'
 	@echo '  docs          the HTML documentation (Sphinx) in build/docs'
 	@echo '  clean         remove the module objects and build/'
@@ -65,10 +66,13 @@ demo: deps
 # header, libtempo, its CMake and pkg-config files and the tools below
 # $(DESTDIR)$(PREFIX). depmod runs only for a real install (no DESTDIR);
 # Kbuild skips it without a System.map, which Debian's headers lack.
+# ldconfig too: programs other than the tools find the shared libtempo
+# in /usr/local/lib through its cache.
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
+	$(if $(DESTDIR),,ldconfig)
 
 # Removes what make install put in place: the module and the files of
 # CMake's install manifest (the last install's DESTDIR and PREFIX), then
@@ -79,6 +83,7 @@ uninstall:
 	if [ -f $(CMAKE_BUILD)/install_manifest.txt ]; then \
 		sed 's|^|$(DESTDIR)|' $(CMAKE_BUILD)/install_manifest.txt | \
 			xargs -r -d '\n' rm -f; fi
+	$(if $(DESTDIR),,ldconfig)
 	for d in lib/modules/$(KVER)/updates/drivers/gpu/drm/tempo \
 		 $(PREFIX)/include/tempo $(PREFIX)/lib/cmake/tempo \
 		 $(PREFIX)/share/doc/tempo/LICENSES/preferred \
@@ -93,6 +98,11 @@ dkms-source:
 
 dkms-install: dkms-source
 	dkms install -m tempo -v $(VERSION) -k $(KVER)
+
+# tempo-dkms, libtempo0.1, libtempo-dev and tempo-tools from debian/, in
+# $(BUILD)/deb; see scripts/deb.sh.
+deb:
+	JOBS=$(JOBS) scripts/deb.sh $(BUILD)/deb
 
 # make install, DKMS and the users of the installed library; see
 # tests/install/run.sh.

@@ -10,6 +10,8 @@ set -euo pipefail
 packages=(
 	# kernel module build and the kernel the VM boots
 	dkms
+	# the Debian packages (make deb)
+	debhelper dh-dkms
 	build-essential
 	linux-headers-6.12-amd64
 	linux-image-6.12-amd64

@@ -32,7 +32,9 @@
 #     libtempo's headers and library, tempo.pc, the CMake package and the
 #     tools are where they belong; COPYING and LICENSES/ as in the tree
 #     in share/doc/tempo; the module, tempo.pc, the CMake package,
-#     <tempo/version.hpp> and the tools' --version say VERSION's version
+#     <tempo/version.hpp> and the tools' --version say VERSION's version;
+#     libtempo is shared, with its SONAME and links, and the tools
+#     find it through their RPATH
 #   - tests/install/consumer/ builds with pkg-config and with CMake's
 #     find_package(tempo) against the staging tree, and runs (no device
 #     needed); the uAPI header compiles in C; the programs of the uAPI
@@ -41,11 +43,20 @@
 #   - the manual pages: every installed tool's, libtempo(3), and tempo(4)
 #     with an entry for every parameter the module declares; groff
 #     renders each without a warning
+#   - make deb, then its packages on this machine: dpkg -i puts every file
+#     in place (a shared libtempo found without RPATH, the DKMS source
+#     that scripts/dkms-source.sh makes, which dkms add registers), a
+#     program builds and runs against them, dpkg -i again over them, then
+#     dpkg --purge leaves no file of theirs and /var/lib/dkms, /usr/src,
+#     /lib/modules and /etc's module directories as they were; installed
+#     and purged once more. Skipped when tempo's packages or its DKMS
+#     source are on the machine already
 #
 # Options:
 #   --kver KVER    kernel release to build for (default scripts/kver.sh)
 #   --dkms-only    only the DKMS steps (for a read-only tree: the test VM)
 #   --no-dkms      skip the DKMS steps
+#   --no-deb       skip the Debian packages' steps
 #   --load         also load the DKMS-built module (needs root and a
 #                  kernel that is KVER; unloads it again)
 #   --keep         keep the temporary directory
@@ -60,6 +71,7 @@ cd "$repo" || exit 2
 
 kver=
 do_dkms=1
+do_deb=1
 do_install=1
 load=0
 keep=0
@@ -71,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--kver) kver=$2; shift 2 ;;
 	--dkms-only) do_install=0; shift ;;
 	--no-dkms) do_dkms=0; shift ;;
+	--no-deb) do_deb=0; shift ;;
 	--load) load=1; shift ;;
 	--keep) keep=1; shift ;;
 	-h|--help) usage 0 ;;
@@ -80,7 +93,19 @@ done
 [ -n "$kver" ] || kver=$(scripts/kver.sh)
 
 tmp=$(mktemp -d /tmp/tempo-install-test.XXXXXX) || exit 2
+
+# What the Debian packages' steps change on this machine, undone at exit
+# even after a failed step: the packages, DKMS's autoinstall switch.
+deb_packages=()
+deb_installed=0
+deb_made_no_autoinstall=0
+deb_cleanup() {
+	[ "$deb_installed" = 0 ] || dpkg --purge "${deb_packages[@]}" >/dev/null 2>&1
+	[ "$deb_made_no_autoinstall" = 0 ] || rm -f /etc/dkms/no-autoinstall
+}
+
 cleanup() {
+	deb_cleanup
 	if [ "$keep" = 1 ]; then
 		echo "# kept $tmp"
 	else
@@ -126,6 +151,7 @@ version_file() {
 		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
 }
 version=$(version_file)
+sover=${version%.*}
 
 # same WHAT VALUE: prints both; true when VALUE is $version.
 same() {
@@ -454,7 +480,8 @@ consumer_pkg_config() {
 	# shellcheck disable=SC2046
 	g++ -std=c++20 -Wall -Wextra -Werror -o "$out/consumer" \
 		tests/install/consumer/main.cpp $(pc --cflags --libs tempo) || return 1
-	"$out/consumer"
+	# The staged libtempo.so, where the system has none to find.
+	LD_LIBRARY_PATH=$dest/usr/lib "$out/consumer"
 }
 
 # <drm/tempo_drm.h> includes "drm.h", which Debian has only in libdrm's
@@ -526,6 +553,43 @@ consumer_cmake() {
 		cmake --build "$out" --verbose &&
 		grep -q "^tempo_DIR:PATH=$dest/usr/lib/cmake/tempo\$" "$out/CMakeCache.txt" &&
 		"$out/consumer"
+}
+
+# soname_links DIR: libtempo is shared, DIR/libtempo.so ->
+# libtempo.so.MAJOR.MINOR (the SONAME, what programs ask for) ->
+# libtempo.so.VERSION (the file), and there is no static one.
+soname_links() {
+	local lib=$1 soname=libtempo.so.$sover dyn
+	dyn=$(readelf -d "$lib/libtempo.so.$version") || return 1
+	echo "$dyn" | grep -E 'SONAME|NEEDED'
+	grep -qF "Library soname: [$soname]" <<<"$dyn" ||
+		{ echo "no SONAME $soname"; return 1; }
+	echo "libtempo.so -> $(readlink "$lib/libtempo.so")"
+	echo "$soname -> $(readlink "$lib/$soname")"
+	[ "$(readlink "$lib/libtempo.so")" = "$soname" ] &&
+		[ "$(readlink "$lib/$soname")" = "libtempo.so.$version" ] &&
+		[ -f "$lib/libtempo.so.$version" ] && [ ! -L "$lib/libtempo.so.$version" ] &&
+		[ ! -e "$lib/libtempo.a" ]
+}
+
+# same_file A B: A and B are one file, through their links.
+same_file() {
+	[ -n "$1" ] && [ "$(realpath "$1")" = "$(realpath "$2")" ]
+}
+
+# Below a prefix whose lib is not a system directory the installed tools
+# find the staged library through their RPATH, $ORIGIN/../lib, nothing else.
+tools_find_library() {
+	local t found
+	for t in tempo-info tempo-bench tempo-demo tempo-top; do
+		# shellcheck disable=SC2016
+		readelf -d "$dest/usr/bin/$t" | grep -E '\((RPATH|RUNPATH)\)' |
+			grep -qF '[$ORIGIN/../lib]' ||
+			{ echo "$t: no RPATH \$ORIGIN/../lib"; readelf -d "$dest/usr/bin/$t"; return 1; }
+		found=$(env -u LD_LIBRARY_PATH ldd "$dest/usr/bin/$t" | awk '$1 ~ /^libtempo/ { print $3 }')
+		echo "$t: $found"
+		same_file "$found" "$dest/usr/lib/libtempo.so.$version" || return 1
+	done
 }
 
 installed_tools() {
@@ -626,7 +690,8 @@ manual_pages() {
 make_uninstall() {
 	local left
 	make uninstall DESTDIR="$dest" PREFIX=/usr || return 1
-	left=$(find "$dest" -type f)
+	# Files and the library's symlinks; not the link pc() made to libdrm.
+	left=$(find "$dest" ! -type d ! -path "$dest/usr/include/libdrm")
 	[ -z "$left" ] || { echo "left behind:"; echo "$left"; return 1; }
 }
 
@@ -635,6 +700,8 @@ if [ "$do_install" = 1 ]; then
 		step "make install put every file in place" installed_files
 		step "make install put COPYING and LICENSES/ in share/doc/tempo" installed_licenses
 		step "what make install put in place is VERSION's version" installed_versions
+		step "libtempo is shared: SONAME, symlinks to the file" soname_links "$dest/usr/lib"
+		step "the installed tools find libtempo through their RPATH" tools_find_library
 		step "consumer builds with pkg-config and runs" consumer_pkg_config
 		step "<drm/tempo_drm.h> compiles in C (pkg-config cflags)" consumer_uapi
 		step "the uAPI guide's programs build against the install" guide_programs
@@ -643,6 +710,203 @@ if [ "$do_install" = 1 ]; then
 		step "the installed tools run" installed_tools
 		step "the manual pages: every tool's, libtempo(3), tempo(4)" manual_pages
 		step "make uninstall removes every file make install put there" make_uninstall
+	fi
+fi
+
+# --- Debian packages ----------------------------------------------------------
+# tempo-dkms's postinst would build the module for every kernel in
+# /lib/modules (minutes; the DKMS steps above build the same source, which
+# deb_dkms_source checks): /etc/dkms/no-autoinstall, DKMS's own switch,
+# which the autopkgtest of Debian's DKMS packages sets the same way, turns
+# that off while the packages are installed, and the test registers the
+# source with "dkms add" as the postinst does; the prerm's "dkms remove"
+# is the package's own.
+debs=$repo/build/deb
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
+deb_packages=(tempo-dkms "libtempo$sover" libtempo-dev tempo-tools)
+deb_lib=/usr/lib/$multiarch
+
+deb_files() {
+	local p
+	for p in "${deb_packages[@]}"; do
+		ls "$debs/${p}_${version}"_*.deb || return 1
+	done
+}
+
+# Without the debug-symbol packages, which the test does not install
+# (compressing them is a quarter of the build's time).
+make_deb() {
+	DEB_BUILD_OPTIONS=noautodbgsym make deb || return 1
+	deb_files
+}
+
+# Why the packages cannot be tried on this machine, if they cannot: tempo
+# installed already, by dpkg or by make dkms-source and dkms.
+deb_host_busy() {
+	local p
+	for p in "${deb_packages[@]}"; do
+		if dpkg-query -W "$p" >/dev/null 2>&1; then
+			echo "$p is known to dpkg"
+			return 0
+		fi
+	done
+	[ ! -e "/usr/src/tempo-$version" ] || { echo "/usr/src/tempo-$version exists"; return 0; }
+	[ -z "$(dkms status -m tempo 2>/dev/null)" ] || { echo "dkms knows tempo"; return 0; }
+	return 1
+}
+
+# The names below the trees a DKMS package or module changes.
+deb_host_list() {
+	find /var/lib/dkms /usr/src /lib/modules /etc/modprobe.d /etc/modules-load.d \
+		-maxdepth 4 \( -path '/lib/modules/*/build' -o -path '/lib/modules/*/source' \) \
+		-prune -o -print 2>/dev/null | LC_ALL=C sort
+}
+
+# Whether each path the packages hold exists, one "PATH yes|no" a line.
+deb_paths_state() {
+	local deb
+	for deb in $(deb_files); do
+		dpkg-deb --fsys-tarfile "$deb" | tar -t
+	done | sed 's|^\./|/|; s|/$||' | LC_ALL=C sort -u | while read -r path; do
+		[ -n "$path" ] || continue
+		if [ -e "$path" ] || [ -L "$path" ]; then echo "$path yes"; else echo "$path no"; fi
+	done
+}
+
+deb_install() {
+	local out
+	if [ ! -e /etc/dkms/no-autoinstall ]; then
+		touch /etc/dkms/no-autoinstall && deb_made_no_autoinstall=1 || return 1
+	fi
+	deb_installed=1
+	# shellcheck disable=SC2046
+	out=$(dpkg -i $(deb_files) 2>&1)
+	local rc=$?
+	echo "$out"
+	[ "$rc" = 0 ] && grep -q "autoinstall for dkms modules has been disabled" <<<"$out"
+}
+
+deb_files_in_place() {
+	local f t found rc=0
+	for f in "$deb_lib/libtempo.so.$version" "$deb_lib/libtempo.so.$sover" \
+		"$deb_lib/libtempo.so" /usr/include/tempo/tempo.hpp \
+		/usr/include/tempo/version.hpp /usr/include/drm/tempo_drm.h \
+		"$deb_lib/pkgconfig/tempo.pc" "$deb_lib/cmake/tempo/tempoConfig.cmake" \
+		"$deb_lib/cmake/tempo/tempoConfigVersion.cmake" \
+		"$deb_lib/cmake/tempo/tempoTargets.cmake" \
+		/usr/bin/tempo-info /usr/bin/tempo-bench /usr/bin/tempo-demo /usr/bin/tempo-top \
+		/usr/share/man/man1/tempo-info.1.gz /usr/share/man/man1/tempo-top.1.gz \
+		/usr/share/man/man3/libtempo.3.gz /usr/share/man/man4/tempo.4.gz \
+		"/usr/src/tempo-$version/dkms.conf" "/usr/src/tempo-$version/Kbuild" \
+		/etc/modprobe.d/tempo.conf /etc/modules-load.d/tempo.conf; do
+		if [ -e "$f" ]; then echo "have $f"; else echo "MISSING $f"; rc=1; fi
+	done
+	soname_links "$deb_lib" || rc=1
+	# The linker's cache and the tools' libtempo are the package's (by
+	# /lib or /usr/lib: Debian 12's /lib is a link to /usr/lib); the tools
+	# have no RPATH.
+	found=$(ldconfig -p | awk -v so="libtempo.so.$sover" '$1 == so { print $NF }')
+	echo "ldconfig: ${found:-no libtempo.so.$sover}"
+	same_file "$found" "$deb_lib/libtempo.so.$sover" || rc=1
+	for t in tempo-info tempo-bench tempo-demo tempo-top; do
+		! readelf -d "/usr/bin/$t" | grep -E '\((RPATH|RUNPATH)\)' || rc=1
+		found=$(env -u LD_LIBRARY_PATH ldd "/usr/bin/$t" | awk '$1 ~ /^libtempo/ { print $3 }')
+		echo "$t: $found"
+		same_file "$found" "$deb_lib/libtempo.so.$sover" || rc=1
+		"/usr/bin/$t" --help >/dev/null || { echo "$t --help failed"; rc=1; }
+	done
+	# The module's conffiles load nothing and set nothing until edited.
+	for f in /etc/modprobe.d/tempo.conf /etc/modules-load.d/tempo.conf; do
+		dpkg-query -W -f='${Conffiles}\n' tempo-dkms | grep -q " $f " ||
+			{ echo "$f is no conffile"; rc=1; }
+		! grep -v '^#' "$f" || { echo "$f: not all comments"; rc=1; }
+	done
+	return $rc
+}
+
+# The packaged DKMS tree is the one the DKMS steps build; dkms add
+# registers it as tempo-dkms's postinst does.
+deb_dkms_source() {
+	scripts/dkms-source.sh "$tmp/deb-dkms-src" &&
+		diff -r "$tmp/deb-dkms-src" "/usr/src/tempo-$version" || return 1
+	dkms add -m tempo -v "$version" || return 1
+	dkms status -m tempo
+	[ "$(dkms status -m tempo)" = "tempo/$version: added" ]
+}
+
+# A program of libtempo's users, built as the guide says against the
+# installed packages, pkg-config's and CMake's way, with nothing to tell
+# where they are; run without LD_LIBRARY_PATH.
+deb_consumer() {
+	local out=$tmp/deb-consumer
+	mkdir -p "$out"
+	# shellcheck disable=SC2046
+	env -u PKG_CONFIG_PATH g++ -std=c++20 -Wall -Wextra -Werror -o "$out/consumer" \
+		tests/install/consumer/main.cpp $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs tempo) &&
+		env -u LD_LIBRARY_PATH "$out/consumer" || return 1
+	cmake -S tests/install/consumer -B "$out/cmake" \
+		-DCMAKE_FIND_PACKAGE_NO_SYSTEM_PACKAGE_REGISTRY=ON &&
+		cmake --build "$out/cmake" &&
+		grep -q "^tempo_DIR:PATH=$deb_lib/cmake/tempo\$" "$out/cmake/CMakeCache.txt" &&
+		env -u LD_LIBRARY_PATH "$out/cmake/consumer"
+}
+
+# dpkg -i over the installed packages: the prerm of the old tempo-dkms
+# removes the source from DKMS, the postinst (autoinstall off) adds nothing.
+deb_reinstall_over() {
+	deb_install || return 1
+	dkms status -m tempo
+	[ -z "$(dkms status -m tempo)" ] || return 1
+	dkms add -m tempo -v "$version"
+}
+
+# dpkg --purge: every path of the packages as before the install, DKMS
+# without tempo, the trees' names as before.
+deb_purge() {
+	local p
+	dpkg --purge "${deb_packages[@]}" || return 1
+	deb_installed=0
+	for p in "${deb_packages[@]}"; do
+		! dpkg-query -W "$p" 2>/dev/null || { echo "dpkg still knows $p"; return 1; }
+	done
+	[ -z "$(dkms status -m tempo)" ] || { dkms status -m tempo; return 1; }
+	deb_paths_state >"$tmp/deb-paths.after" &&
+		diff -u "$tmp/deb-paths.before" "$tmp/deb-paths.after" || return 1
+	deb_host_list >"$tmp/deb-host.after"
+	diff -u "$tmp/deb-host.before" "$tmp/deb-host.after"
+}
+
+deb_steps() {
+	local busy
+	step "make deb builds tempo-dkms, libtempo$sover, libtempo-dev, tempo-tools" make_deb ||
+		return
+	if [ "$(id -u)" != 0 ]; then
+		skip "the packages on this machine" "dpkg needs root"
+		return
+	fi
+	if busy=$(deb_host_busy); then
+		skip "the packages on this machine" "$busy"
+		return
+	fi
+	deb_paths_state >"$tmp/deb-paths.before"
+	deb_host_list >"$tmp/deb-host.before"
+	if step "dpkg -i installs them, DKMS autoinstall off" deb_install &&
+	   step "their files are in place, the tools find libtempo.so.$sover" deb_files_in_place; then
+		step "tempo-dkms's source is dkms-source.sh's; dkms add lists it" deb_dkms_source
+		step "a program builds on libtempo-dev (pkg-config, CMake) and runs" deb_consumer
+		step "dpkg -i over them: the prerm removes tempo from DKMS" deb_reinstall_over
+	fi
+	step "dpkg --purge leaves nothing of theirs, DKMS's trees as before" deb_purge || return
+	step "dpkg -i after the purge puts them back" deb_install &&
+		step "their files are in place again" deb_files_in_place
+	step "dpkg --purge again leaves the machine as before" deb_purge
+}
+
+if [ "$do_install" = 1 ] && [ "$do_deb" = 1 ]; then
+	if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh_dkms >/dev/null; then
+		step "debhelper and dh-dkms are installed" false
+	else
+		deb_steps
 	fi
 fi
 
