@@ -5,6 +5,10 @@
 # VM.  Idempotent: a quick no-op when everything is installed; otherwise
 # one "apt-get update" and one "apt-get install".  Needs root (or sudo)
 # only when something is missing.
+#
+#   scripts/install-deps.sh [--list]
+#
+# --list prints the packages it names, one a line, and installs nothing.
 set -euo pipefail
 
 packages=(
@@ -51,6 +55,12 @@ packages=(
 	libcairo2-dev libpixman-1-dev libudev-dev libunwind-dev libjson-c-dev
 	liblzma-dev zlib1g-dev libglib2.0-dev git
 )
+
+case ${1:-} in
+'') ;;
+--list) printf '%s\n' "${packages[@]}"; exit 0 ;;
+*) echo "usage: scripts/install-deps.sh [--list]" >&2; exit 2 ;;
+esac
 
 declare -A have=()
 while read -r name status; do

@@ -14,6 +14,7 @@
 #     that scripts/dkms-source.sh writes
 #   - README.rst, Documentation/ and the consumer's CMakeLists.txt quote
 #     VERSION's version (tempo-X.Y.Z, tempo/X.Y.Z, find_package(tempo X.Y))
+#   - README.rst gives the number of packages make deps names
 #   - make demo builds the module for the VM's kernel even when uname
 #     names another kernel whose headers are installed
 #   - a failed CMake configure does not stick; make help names every
@@ -201,9 +202,19 @@ quoted_versions() {
 	[ "$n" -gt 0 ] && [ -n "$version" ] && [ "$bad" = 0 ]
 }
 
+# README.rst says how many packages make deps names: the count must
+# follow scripts/install-deps.sh.
+readme_package_count() {
+	local n
+	n=$(scripts/install-deps.sh --list | sort -u | wc -l)
+	echo "scripts/install-deps.sh names $n packages"
+	tr '\n' ' ' <README.rst | grep -q "of the $n packages it names"
+}
+
 echo "# kernel $kver, tempo $version, in $tmp"
 step "VERSION is the version of the Makefile and of dkms.conf" check_version
 step "README.rst and Documentation/ quote VERSION's version" quoted_versions
+step "README.rst counts the packages make deps names" readme_package_count
 
 # make demo builds the module for the kernel the VM boots, even where the
 # running kernel's headers are installed (make deps installs Debian 12's
