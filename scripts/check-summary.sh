@@ -4,25 +4,37 @@
 # Print make check's machine-readable summary, JSON, from the sections
 # that scripts/check.sh counted (it writes build/check/summary.json so).
 #
-#   scripts/check-summary.sh SECTIONS [FAILURES]
+#   scripts/check-summary.sh [--seconds S] SECTIONS [FAILURES]
 #
 # SECTIONS: one line per section, tab-separated: its name, then its
 # passed, failed and skipped tests and the seconds it took. FAILURES: one
-# line per failed step (what the summary's FAILED lines say). Output:
+# line per failed step (what the summary's FAILED lines say). S: how long
+# make check took, from start to end; sections that ran beside others
+# (the install test and the gates run in the background) make their sum
+# larger. Output:
 #
 #   {"passed": N, "failed": M, "skipped": K, "seconds": S,
 #    "sections": [{"name": "...", "passed": N, "failed": M,
 #                  "skipped": K, "seconds": S}, ...],
 #    "failures": ["...", ...]}
 #
-# The totals are the sums of the sections'. Exit status 1 when a line of
+# The totals are the sums of the sections', and the seconds S, or without
+# --seconds the sum of the sections'. Exit status 1 when a line of
 # SECTIONS is malformed, 2 for usage errors.
 set -eu
 
 usage() { awk 'NR > 3 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit "${1:-2}"; }
 
+wall=
 case ${1:-} in
 -h|--help) usage 0 ;;
+--seconds)
+	case ${2:-} in '' | *[!0-9]*) usage ;; esac
+	wall=$2
+	shift 2
+	;;
+esac
+case ${1:-} in
 ''|-*) usage ;;
 esac
 [ $# -le 2 ] || usage
@@ -33,7 +45,7 @@ if [ ! -r "$sections" ] || [ ! -r "$failures" ]; then
 	exit 2
 fi
 
-awk -F '\t' -v failures="$failures" '
+awk -F '\t' -v failures="$failures" -v wall="$wall" '
 function str(s) {
 	gsub(/\\/, "&&", s)
 	gsub(/"/, "\\\"", s)
@@ -61,6 +73,8 @@ NF != 5 {
 }
 END {
 	if (bad) exit 1
+	if (wall != "")
+		tt = wall
 	printf "{\"passed\": %d, \"failed\": %d, \"skipped\": %d, \"seconds\": %d,\n \"sections\": [", tp, tf, ts, tt
 	for (i = 0; i < n; i++)
 		printf "%s\n  %s", (i ? "," : ""), sec[i]

@@ -611,7 +611,8 @@ write_summary() {
 	done >"$logs/sections.tsv"
 	: >"$logs/failures.txt"
 	[ ${#failures[@]} = 0 ] || printf '%s\n' "${failures[@]}" >"$logs/failures.txt"
-	scripts/check-summary.sh "$logs/sections.tsv" "$logs/failures.txt" >"$logs/summary.json" &&
+	scripts/check-summary.sh --seconds $((now - t_start)) "$logs/sections.tsv" \
+		"$logs/failures.txt" >"$logs/summary.json" &&
 		summary_agrees "$logs/summary.json"
 }
 

@@ -65,6 +65,23 @@ assert s["failures"] == ["make modules", 'x\t"y"'], s
 EOF
 }
 
+# --seconds is make check's whole time, which sections run in the
+# background make shorter than their sum.
+summary_takes_the_whole_time_apart() {
+	printf 'setup\t1\t0\t0\t2\n' >"$tmp/s.tsv"
+	printf 'install test\t3\t0\t0\t400\n' >>"$tmp/s.tsv"
+	scripts/check-summary.sh --seconds 300 "$tmp/s.tsv" >"$tmp/s.json" || return 1
+	python3 - "$tmp/s.json" <<'EOF' || return 1
+import json
+import sys
+
+s = json.load(open(sys.argv[1]))
+assert (s["passed"], s["seconds"]) == (4, 300), s
+assert [x["seconds"] for x in s["sections"]] == [2, 400], s
+EOF
+	! scripts/check-summary.sh --seconds x "$tmp/s.tsv" >/dev/null 2>&1
+}
+
 summary_without_failures_lists_none() {
 	printf 'setup\t1\t0\t0\t0\n' >"$tmp/s.tsv"
 	scripts/check-summary.sh "$tmp/s.tsv" >"$tmp/s.json" &&
@@ -136,6 +153,8 @@ summary_sums_sections_and_keeps_names
 result "check-summary.sh: totals are the sections' sums, names and failures kept" $?
 summary_without_failures_lists_none
 result "check-summary.sh: no failures, an empty list" $?
+summary_takes_the_whole_time_apart
+result "check-summary.sh: --seconds is the whole time, not the sections' sum" $?
 summary_rejects_a_malformed_section
 result "check-summary.sh: a malformed section fails" $?
 if [ -x "$ksft/run_kselftest.sh" ] && [ -d "$ksft/kselftest" ]; then
