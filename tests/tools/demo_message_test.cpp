@@ -37,7 +37,7 @@ using tempo::demo::Tag;
 
 /// Both ends of a connected stream socket pair: the demo's and a child's.
 struct Ends {
-    Ends() : Ends(socket_pair()) {}
+    Ends() : Ends(tempo::demo::socket_pair("a test's channel")) {}
 
     Channel demo;
     Channel child;
@@ -46,14 +46,6 @@ private:
     explicit Ends(std::pair<UniqueFd, UniqueFd> fds)
         : demo(std::move(fds.first)), child(std::move(fds.second))
     {}
-
-    static std::pair<UniqueFd, UniqueFd> socket_pair()
-    {
-        int fds[2];
-        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
-            throw std::runtime_error("socketpair failed");
-        return {UniqueFd(fds[0]), UniqueFd(fds[1])};
-    }
 };
 
 /// Writes @bytes to the socket of @channel as they are.

@@ -214,13 +214,18 @@ bool Channel::pending() const
     return ::poll(&p, 1, 0) > 0;
 }
 
-ChildProcess::ChildProcess(std::string name, const std::function<int(Channel&)>& body)
-    : name_(std::move(name))
+std::pair<UniqueFd, UniqueFd> socket_pair(const std::string& what)
 {
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
-        throw Error(errno, "socketpair", "connecting the " + name_);
-    UniqueFd parent_end(fds[0]), child_end(fds[1]);
+        throw Error(errno, "socketpair", what);
+    return {UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+ChildProcess::ChildProcess(std::string name, const std::function<int(Channel&)>& body)
+    : name_(std::move(name))
+{
+    auto [parent_end, child_end] = socket_pair("connecting the " + name_);
     // Whatever stdout holds would be printed twice otherwise.
     std::fflush(stdout);
     pid_ = ::fork();

@@ -92,6 +92,9 @@ private:
     std::vector<std::pair<std::size_t, UniqueFd>> fds_;
 };
 
+/// Both ends of a new connected stream socket pair; throws tempo::Error saying it was for @what.
+[[nodiscard]] std::pair<UniqueFd, UniqueFd> socket_pair(const std::string& what);
+
 /**
  * ChildProcess - a forked child running one function, and the channel to it
  *
