@@ -169,6 +169,12 @@ results_out=$(tests/check/results.sh $ksft_dir 2>&1)
 echo "$results_out"
 count_tap tests/check/results.sh "$results_out"
 
+# The driver's probe pass and its probes, without a kernel (a second).
+section "the driver's probe pass (tests/check/conftest.sh)"
+conftest_out=$(tests/check/conftest.sh 2>&1)
+echo "$conftest_out"
+count_tap tests/check/conftest.sh "$conftest_out"
+
 # The device-free programs (GoogleTest's *_unit_test, ctest's list) run
 # here, on the host, where they take seconds: in the VM, under TCG, they
 # took 47 s of the production suite. Each of their tests counts; ctest

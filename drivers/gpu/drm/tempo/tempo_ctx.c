@@ -137,7 +137,7 @@ struct tempo_prio tempo_priority_map(const struct tempo_device *tdev,
 	struct tempo_prio p = { .sched = DRM_SCHED_PRIORITY_NORMAL };
 
 	if (priority < DRM_TEMPO_PRIORITY_NORMAL)
-		p.sched = TEMPO_SCHED_PRIORITY_LOW;
+		p.sched = DRM_SCHED_PRIORITY_LOW;
 	else if (priority > DRM_TEMPO_PRIORITY_NORMAL)
 		p.sched = DRM_SCHED_PRIORITY_HIGH;
 	p.high = priority > DRM_TEMPO_PRIORITY_NORMAL;

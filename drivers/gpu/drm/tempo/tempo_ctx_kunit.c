@@ -34,7 +34,7 @@ static void priority_static(struct kunit *test)
 	u32 i, rank, last = 0;
 
 	p = tempo_priority_map(tdev, DRM_TEMPO_PRIORITY_VERY_LOW);
-	KUNIT_EXPECT_EQ(test, TEMPO_SCHED_PRIORITY_LOW, p.sched);
+	KUNIT_EXPECT_EQ(test, DRM_SCHED_PRIORITY_LOW, p.sched);
 	KUNIT_EXPECT_FALSE(test, p.high);
 	KUNIT_EXPECT_EQ(test, TEMPO_PIPE_PRIO_NORMAL, p.pipe);
 	KUNIT_EXPECT_EQ(test, 0, p.queue);

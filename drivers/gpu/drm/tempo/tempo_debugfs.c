@@ -27,26 +27,10 @@
 
 #include "tempo_drv.h"
 
-/*
- * drm_debugfs_add_files() where the kernel has it; before, the driver's
- * debugfs_init registers the same list (drm_info_list has the same
- * members as drm_debugfs_info).
- */
-#ifdef TEMPO_HAVE_DEBUGFS_ADD_FILES
-#define TEMPO_DEBUGFS_LIST(name) const struct drm_debugfs_info name[]
-
 static struct drm_device *debugfs_drm(struct seq_file *m)
 {
 	return ((struct drm_debugfs_entry *)m->private)->dev;
 }
-#else
-#define TEMPO_DEBUGFS_LIST(name) const struct drm_info_list name[]
-
-static struct drm_device *debugfs_drm(struct seq_file *m)
-{
-	return ((struct drm_info_node *)m->private)->minor->dev;
-}
-#endif
 
 static int hqds_show(struct seq_file *m, void *data)
 {
@@ -77,7 +61,13 @@ static void file_contexts_show(struct seq_file *m, struct drm_file *file)
 	unsigned long id;
 	pid_t pid;
 
-	pid = tempo_compat_file_pid(file);
+#ifdef TEMPO_COMPAT_FILE_PID_FIXED
+	pid = pid_vnr(file->pid);
+#else
+	rcu_read_lock();
+	pid = pid_vnr(rcu_dereference(file->pid));
+	rcu_read_unlock();
+#endif
 	/* Held, the lock keeps CTX_DESTROY from dropping a context. */
 	xa_lock(&tfile->contexts);
 	xa_for_each(&tfile->contexts, id, ctx)
@@ -101,7 +91,7 @@ static int contexts_show(struct seq_file *m, void *data)
 	return 0;
 }
 
-static TEMPO_DEBUGFS_LIST(tempo_debugfs_list) = {
+static const struct drm_debugfs_info tempo_debugfs_list[] = {
 	{ "hqds", hqds_show, 0 },
 	{ "cus", cus_show, 0 },
 	{ "contexts", contexts_show, 0 },
@@ -115,25 +105,6 @@ static TEMPO_DEBUGFS_LIST(tempo_debugfs_list) = {
  */
 void tempo_debugfs_init(struct tempo_device *tdev)
 {
-#ifdef TEMPO_HAVE_DEBUGFS_ADD_FILES
 	drm_debugfs_add_files(&tdev->drm, tempo_debugfs_list,
 			      ARRAY_SIZE(tempo_debugfs_list));
-#endif
 }
-
-#ifndef TEMPO_HAVE_DEBUGFS_ADD_FILES
-/**
- * tempo_debugfs_minor_init() - create the debugfs files of a minor
- * @minor: the minor being registered
- *
- * &drm_driver.debugfs_init on kernels without drm_debugfs_add_files().
- *
- * Context: process.
- */
-void tempo_debugfs_minor_init(struct drm_minor *minor)
-{
-	drm_debugfs_create_files(tempo_debugfs_list,
-				 ARRAY_SIZE(tempo_debugfs_list),
-				 minor->debugfs_root, minor);
-}
-#endif

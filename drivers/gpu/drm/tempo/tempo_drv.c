@@ -80,7 +80,15 @@
 #define TEMPO_DEF_USER_MAX_BO_MIB	16384
 #define TEMPO_DEF_HW_NICE		10
 #define TEMPO_DEF_INHERIT_MS		10
-#define TEMPO_DEF_HW_SUBMISSION		TEMPO_COMPAT_HW_SUBMISSION
+/*
+ * Where drm_sched's entity kill leaks (TEMPO_COMPAT_ENTITY_KILL_LEAKS),
+ * jobs must reach the ring before their entity ends: the whole ring.
+ */
+#ifdef TEMPO_COMPAT_ENTITY_KILL_LEAKS
+#define TEMPO_DEF_HW_SUBMISSION		TEMPO_RING_SIZE
+#else
+#define TEMPO_DEF_HW_SUBMISSION		2
+#endif
 
 /* " (LO-HI, default DEF)", for MODULE_PARM_DESC(). */
 #define TEMPO_RANGE(lo, hi, def) \
@@ -228,12 +236,12 @@ const char *tempo_class_name(u32 engine_class)
 
 static u64 client_id(struct drm_file *file)
 {
-#ifdef TEMPO_HAVE_FILE_CLIENT_ID
-	return file->client_id;
-#else
+#ifdef TEMPO_COMPAT_LEGACY_FDINFO
 	static atomic64_t last_id;
 
 	return atomic64_inc_return(&last_id);
+#else
+	return file->client_id;
 #endif
 }
 
@@ -329,7 +337,7 @@ static const struct drm_ioctl_desc tempo_ioctls[] = {
 const struct file_operations tempo_fops = {
 	.owner = THIS_MODULE,
 	DRM_GEM_FOPS,
-	TEMPO_GEM_FOPS_FDINFO
+	.show_fdinfo = drm_show_fdinfo,
 };
 
 static const struct drm_driver tempo_driver = {
@@ -337,27 +345,24 @@ static const struct drm_driver tempo_driver = {
 			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = tempo_open,
 	.postclose = tempo_postclose,
-#ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
+#ifndef TEMPO_COMPAT_LEGACY_FDINFO
 	.show_fdinfo = tempo_show_fdinfo,
-#endif
-#ifndef TEMPO_HAVE_DEBUGFS_ADD_FILES
-	.debugfs_init = tempo_debugfs_minor_init,
 #endif
 	.ioctls = tempo_ioctls,
 	.num_ioctls = ARRAY_SIZE(tempo_ioctls),
 	.fops = &tempo_fops,
 	/* DRM_GEM_SHMEM_DRIVER_OPS, with tempo's size limit on dumb buffers */
 	.gem_prime_import_sg_table = tempo_gem_prime_import_sg_table,
-	TEMPO_DRIVER_PRIME_FD
-	TEMPO_DRIVER_PRIME_MMAP
 	.dumb_create = tempo_gem_dumb_create,
 	.gem_create_object = tempo_gem_create_object,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	TEMPO_DRIVER_DATE
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 	.patchlevel = DRIVER_PATCHLEVEL,
+#ifdef TEMPO_COMPAT_DRM_DRIVER
+	TEMPO_COMPAT_DRM_DRIVER
+#endif
 };
 
 static bool params_valid(const struct tempo_params *p)

@@ -10,7 +10,6 @@
 #include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
-#include "tempo_compat.h"
 #include "tempo_types.h"
 
 struct dma_buf_attachment;
@@ -298,6 +297,5 @@ int tempo_ioctl_query(struct drm_device *dev, void *data,
 /* tempo_debugfs.c */
 struct drm_minor;
 void tempo_debugfs_init(struct tempo_device *tdev);
-void tempo_debugfs_minor_init(struct drm_minor *minor);
 
 #endif /* _TEMPO_DRV_H_ */

@@ -133,38 +133,6 @@ static void print_size(struct drm_printer *p, const char *key, u64 size)
 	drm_printf(p, "%s:\t%llu%s\n", key, size, units[u]);
 }
 
-#ifdef TEMPO_HAVE_DRM_SHOW_FDINFO
-static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
-{
-	drm_show_memory_stats(p, file);
-}
-#else
-
-/* What drm_show_memory_stats() prints, on kernels without it. */
-static void show_memory_stats(struct drm_printer *p, struct drm_file *file)
-{
-	u64 total = 0, shared = 0, active = 0, resident = 0;
-	struct drm_gem_object *obj;
-	int id;
-
-	spin_lock(&file->table_lock);
-	idr_for_each_entry(&file->object_idr, obj, id) {
-		total += obj->size;
-		if (obj->handle_count > 1 || obj->dma_buf)
-			shared += obj->size;
-		if (READ_ONCE(to_drm_gem_shmem_obj(obj)->pages))
-			resident += obj->size;
-		if (!dma_resv_test_signaled(obj->resv, dma_resv_usage_rw(true)))
-			active += obj->size;
-	}
-	spin_unlock(&file->table_lock);
-	print_size(p, "drm-total-memory", total);
-	print_size(p, "drm-shared-memory", shared);
-	print_size(p, "drm-active-memory", active);
-	print_size(p, "drm-resident-memory", resident);
-}
-#endif
-
 /* What the buffers the file created take of its budgets. */
 static void show_budget(struct drm_printer *p, const struct tempo_budget *b)
 {
@@ -199,11 +167,11 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		drm_printf(p, "tempo-cpu-%s:\t%llu ns\n", tempo_class_name(c),
 			   (u64)atomic64_read(&tfile->usage->cpu_ns[c]));
 	}
-	show_memory_stats(p, file);
+	drm_show_memory_stats(p, file);
 	show_budget(p, &tfile->usage->budget);
 }
 
-#ifndef TEMPO_HAVE_DRM_SHOW_FDINFO
+#ifdef TEMPO_COMPAT_LEGACY_FDINFO
 /**
  * tempo_compat_show_fdinfo() - the whole fdinfo, on kernels where DRM
  *	prints none of it

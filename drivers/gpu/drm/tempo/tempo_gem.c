@@ -109,7 +109,7 @@ bool tempo_gem_mappable(struct drm_gem_object *obj, struct tempo_vm *vm)
 	return !vm_resv || vm_resv == vm->resv;
 }
 
-#ifdef TEMPO_HAVE_GEM_STATUS
+#ifndef TEMPO_COMPAT_LEGACY_FDINFO
 /* Resident once its pages were allocated (by a mapping, CPU or GPU). */
 static enum drm_gem_object_status tempo_gem_status(struct drm_gem_object *obj)
 {
@@ -166,7 +166,7 @@ static const struct drm_gem_object_funcs tempo_gem_funcs = {
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = tempo_gem_mmap,
-#ifdef TEMPO_HAVE_GEM_STATUS
+#ifndef TEMPO_COMPAT_LEGACY_FDINFO
 	.status = tempo_gem_status,
 #endif
 	.export = tempo_gem_prime_export,

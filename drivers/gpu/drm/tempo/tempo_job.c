@@ -177,8 +177,8 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		job->gang->hw.members[i].cancel = &job->state->guilty;
 	job->ceiling = tempo_priority_ceiling(file);
 	job->boost = S32_MIN;
-	ret = tempo_compat_job_init(&job->base, entity, job,
-				    to_tempo_file(file)->client_id);
+	ret = drm_sched_job_init(&job->base, entity, 1, job,
+				 to_tempo_file(file)->client_id);
 	job->inited = !ret;
 	return ret;
 }

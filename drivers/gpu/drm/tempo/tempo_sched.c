@@ -8,11 +8,11 @@
  *
  * There is one drm_sched scheduler per hardware queue (HQD). Its credit
  * limit, the module parameter hw_submission (2 by default, as amdgpu's
- * sched_hw_submission; see tempo_compat.h for the kernels where it is the
- * ring's size), is how many jobs it may have in the HQD ring at
- * once: the others wait in drm_sched, whose run queues order them by
- * priority, so a job waits behind at most that many lower-priority jobs
- * of its HQD however many contexts share it. A job's
+ * sched_hw_submission; the ring's size on kernels whose entity kill
+ * leaks, see TEMPO_DEF_HW_SUBMISSION), is how many jobs it may have in
+ * the HQD ring at once: the others wait in drm_sched, whose run queues
+ * order them by priority, so a job waits behind at most that many
+ * lower-priority jobs of its HQD however many contexts share it. A job's
  * dependencies are resolved by drm_sched; when they are met, run_job hands
  * the job to the hardware: it writes the job descriptor into the HQD ring
  * and rings the doorbell (tempo_hw_hqd_submit(), tempo_hw_hqd_kick()),
@@ -340,9 +340,9 @@ void tempo_sched_entity_fini(struct drm_sched_entity *entity)
 		return;
 	}
 	mutex_lock(&queue->stop_lock);
-	tempo_compat_sched_stop_submission(&queue->sched);
+	drm_sched_wqueue_stop(&queue->sched);
 	drm_sched_entity_fini(entity);
-	tempo_compat_sched_start_submission(&queue->sched);
+	drm_sched_wqueue_start(&queue->sched);
 	mutex_unlock(&queue->stop_lock);
 }
 
@@ -546,7 +546,7 @@ static void restore_hw_fences(struct drm_gpu_scheduler *sched)
 {
 	struct drm_sched_job *sched_job;
 
-	tempo_for_each_pending_job(sched_job, sched) {
+	drm_sched_for_each_pending_job(sched_job, sched, NULL) {
 		struct tempo_job *job = to_tempo_job(sched_job);
 
 		if (!WARN_ON(!job->submitted) && !sched_job->s_fence->parent)
@@ -558,9 +558,9 @@ static void restore_hw_fences(struct drm_gpu_scheduler *sched)
 /*
  * drm_sched takes the job off its pending list before calling this; a
  * job that is not hung goes back with NO_HANG, or through
- * drm_sched_stop() on kernels without it, which also serves a device
- * being removed (tempo_hw_stop() ends its jobs): a job is never left off
- * the list, where nothing would free it.
+ * drm_sched_stop() on kernels without it (TEMPO_COMPAT_NO_HANG_MISSING),
+ * which also serves a device being removed (tempo_hw_stop() ends its
+ * jobs): a job is never left off the list, where nothing would free it.
  */
 static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_job)
 {
@@ -572,7 +572,7 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 
 	present = drm_dev_enter(&tdev->drm, &idx);
 	hung = present && job->submitted && job_hung(tdev, job);
-#ifdef TEMPO_HAVE_SCHED_STAT_NO_HANG
+#ifndef TEMPO_COMPAT_NO_HANG_MISSING
 	if (!hung) {
 		if (present)
 			drm_dev_exit(idx);
@@ -584,14 +584,14 @@ static enum drm_gpu_sched_stat tempo_timedout_job(struct drm_sched_job *sched_jo
 	if (hung)
 		job_end(tdev, job, -ETIMEDOUT);
 	restore_hw_fences(sched);
-	tempo_compat_sched_start(sched);
+	drm_sched_start(sched, 0);
 	mutex_unlock(&to_tempo_queue(sched)->stop_lock);
 	if (present)
 		drm_dev_exit(idx);
-	return TEMPO_SCHED_STAT_RESET;
+	return DRM_GPU_SCHED_STAT_RESET;
 }
 
-#ifdef TEMPO_HAVE_SCHED_CANCEL_JOB
+#ifndef TEMPO_COMPAT_NO_CANCEL_JOB
 /*
  * From drm_sched_fini(), for every job still pending: the hardware was
  * stopped before (tempo_device_fini()) and ended them all, so this only
@@ -605,10 +605,6 @@ static void tempo_cancel_job(struct drm_sched_job *sched_job)
 		job_end(to_tempo_queue(sched_job->sched)->tdev, job,
 			-ECANCELED);
 }
-
-#define TEMPO_CANCEL_JOB	.cancel_job = tempo_cancel_job,
-#else
-#define TEMPO_CANCEL_JOB
 #endif
 
 /*
@@ -702,14 +698,18 @@ static const struct drm_sched_backend_ops tempo_sched_ops = {
 	.run_job = tempo_run_job,
 	.timedout_job = tempo_timedout_job,
 	.free_job = tempo_free_job,
-	TEMPO_CANCEL_JOB
+#ifndef TEMPO_COMPAT_NO_CANCEL_JOB
+	.cancel_job = tempo_cancel_job,
+#endif
 };
 
 static const struct drm_sched_backend_ops tempo_gang_ops = {
 	.run_job = tempo_run_gang,
 	.timedout_job = tempo_timedout_job,
 	.free_job = tempo_free_job,
-	TEMPO_CANCEL_JOB
+#ifndef TEMPO_COMPAT_NO_CANCEL_JOB
+	.cancel_job = tempo_cancel_job,
+#endif
 };
 
 static void place(struct tempo_engine_desc *e, bool high, u32 q)
@@ -786,6 +786,23 @@ static void queue_ring_init(struct tempo_queue *queue)
 	INIT_DELAYED_WORK(&queue->loan_work, loans_expire);
 }
 
+static int queue_sched_init(struct tempo_device *tdev,
+			    struct drm_gpu_scheduler *sched,
+			    const struct drm_sched_backend_ops *ops,
+			    const char *name)
+{
+	const struct drm_sched_init_args args = {
+		.ops = ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = tempo_params.hw_submission,
+		.timeout = msecs_to_jiffies(tdev->job_timeout_ms),
+		.name = name,
+		.dev = tdev->drm.dev,
+	};
+
+	return drm_sched_init(sched, &args);
+}
+
 static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
 {
 	struct tempo_hw_hqd_info info;
@@ -802,10 +819,7 @@ static int queue_init(struct tempo_device *tdev, struct tempo_queue *queue)
 			      info.engine_instance, info.queue);
 	if (!name)
 		return -ENOMEM;
-	return tempo_compat_sched_init(&queue->sched, &tempo_sched_ops,
-				       tempo_params.hw_submission,
-				       msecs_to_jiffies(tdev->job_timeout_ms),
-				       name, tdev->drm.dev);
+	return queue_sched_init(tdev, &queue->sched, &tempo_sched_ops, name);
 }
 
 /**
@@ -860,11 +874,8 @@ static int gang_queue_init(struct tempo_device *tdev, bool high)
 
 	tdev->gang_scheds[high][0] = &gang->sched;
 	queue_ring_init(gang);
-	ret = tempo_compat_sched_init(&gang->sched, &tempo_gang_ops,
-				      tempo_params.hw_submission,
-				      msecs_to_jiffies(tdev->job_timeout_ms),
-				      high ? "tempo-gang-high" : "tempo-gang",
-				      tdev->drm.dev);
+	ret = queue_sched_init(tdev, &gang->sched, &tempo_gang_ops,
+			       high ? "tempo-gang-high" : "tempo-gang");
 	if (!ret)
 		gang->tdev = tdev;
 	return ret;
@@ -923,7 +934,7 @@ err_fini:
 	return ret;
 }
 
-#ifndef TEMPO_HAVE_SCHED_CANCEL_JOB
+#ifdef TEMPO_COMPAT_NO_CANCEL_JOB
 /*
  * Wait until the scheduler has freed every job the hardware ended: without
  * cancel_job, drm_sched_fini() would leave them.
@@ -950,7 +961,7 @@ static void queue_wait_idle(struct tempo_device *tdev, struct tempo_queue *q)
 
 static void queue_fini(struct tempo_device *tdev, struct tempo_queue *q)
 {
-#ifndef TEMPO_HAVE_SCHED_CANCEL_JOB
+#ifdef TEMPO_COMPAT_NO_CANCEL_JOB
 	queue_wait_idle(tdev, q);
 #endif
 	drm_sched_fini(&q->sched);

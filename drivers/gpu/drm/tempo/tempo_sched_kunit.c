@@ -10,6 +10,8 @@
 #include <linux/dma-fence.h>
 #include <linux/wait.h>
 
+#include <kunit/resource.h>
+
 #include <drm/tempo_drm.h>
 
 #include "tempo_kunit.h"
@@ -166,14 +168,14 @@ static enum drm_gpu_sched_stat mock_timedout_job(struct drm_sched_job *sched_job
 	drm_sched_stop(sched, sched_job);
 	atomic_inc(&mock->timeouts);
 	mock_hw_end_fence(mock, job->hw, -ETIMEDOUT);
-	tempo_for_each_pending_job(pending, sched)
+	drm_sched_for_each_pending_job(pending, sched, NULL)
 		if (!pending->s_fence->parent)
 			pending->s_fence->parent =
 				dma_fence_get(&to_mock_job(pending)->hw->base);
 	/* Restarted, the scheduler may free the job at once. */
-	tempo_compat_sched_start(sched);
+	drm_sched_start(sched, 0);
 	wake_up_all(&mock->wq);
-	return TEMPO_SCHED_STAT_RESET;
+	return DRM_GPU_SCHED_STAT_RESET;
 }
 
 static void mock_job_free(struct mock_job *job)
@@ -231,6 +233,13 @@ static struct mock_sched *mock_sched_create(struct kunit *test, u32 credits,
 					    long timeout)
 {
 	struct mock_sched *mock = kunit_kzalloc(test, sizeof(*mock), GFP_KERNEL);
+	const struct drm_sched_init_args args = {
+		.ops = &mock_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = credits,
+		.timeout = timeout,
+		.name = "tempo-kunit",
+	};
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, mock);
@@ -239,10 +248,9 @@ static struct mock_sched *mock_sched_create(struct kunit *test, u32 credits,
 	init_waitqueue_head(&mock->wq);
 	mock->fence_context = dma_fence_context_alloc(1);
 	mock->list[0] = &mock->base;
-	ret = tempo_compat_sched_init(&mock->base, &mock_sched_ops, credits,
-				      timeout, "tempo-kunit", NULL);
+	ret = drm_sched_init(&mock->base, &args);
 	KUNIT_ASSERT_EQ(test, 0, ret);
-	ret = tempo_kunit_add_action_or_reset(test, mock_sched_teardown, mock);
+	ret = kunit_add_action_or_reset(test, mock_sched_teardown, mock);
 	KUNIT_ASSERT_EQ(test, 0, ret);
 	return mock;
 }
@@ -250,7 +258,7 @@ static struct mock_sched *mock_sched_create(struct kunit *test, u32 credits,
 /* Tear down now; every job must have been freed. */
 static void mock_sched_fini(struct kunit *test, struct mock_sched *mock)
 {
-	tempo_kunit_release_action(test, mock_sched_teardown, mock);
+	kunit_release_action(test, mock_sched_teardown, mock);
 	KUNIT_EXPECT_EQ(test, 0, atomic_read(&mock->jobs));
 }
 
@@ -312,7 +320,7 @@ static struct dma_fence *mock_submit_after(struct kunit *test,
 	if (job->hw) {
 		spin_lock_init(&job->hw->lock);
 		INIT_LIST_HEAD(&job->hw->link);
-		ret = tempo_compat_job_init(&job->base, entity, mock, 0);
+		ret = drm_sched_job_init(&job->base, entity, 1, mock, 0);
 	}
 	if (!ret && dep) {
 		ret = drm_sched_job_add_dependency(&job->base,
@@ -328,7 +336,7 @@ static struct dma_fence *mock_submit_after(struct kunit *test,
 	done = dma_fence_get(&job->base.s_fence->finished);
 	drm_sched_entity_push_job(&job->base);
 	KUNIT_ASSERT_EQ(test, 0,
-			tempo_kunit_add_action_or_reset(test, fence_put_action, done));
+			kunit_add_action_or_reset(test, fence_put_action, done));
 	return done;
 }
 
@@ -408,8 +416,8 @@ static void sched_job_waits_for_its_dependency(struct kunit *test)
 	spin_lock_init(&dep->lock);
 	dma_fence_init(&dep->base, &mock_fence_ops, &dep->lock,
 		       dma_fence_context_alloc(1), 1);
-	ret = tempo_kunit_add_action_or_reset(test, fence_signal_put_action,
-					      &dep->base);
+	ret = kunit_add_action_or_reset(test, fence_signal_put_action,
+					&dep->base);
 	KUNIT_ASSERT_EQ(test, 0, ret);
 	done = mock_submit_after(test, mock, entity, 0, &dep->base);
 	msleep(20);

@@ -18,7 +18,15 @@
 #include <linux/tracepoint.h>
 #include <drm/gpu_scheduler.h>
 
-#include "tempo_compat.h"
+/*
+ * drm_sched's id of a job, which its own events print on the kernels
+ * that have one (compat/); mainline names a job by its finished fence.
+ */
+#ifdef TEMPO_COMPAT_SCHED_JOB_ID
+#define TEMPO_SCHED_JOB_ID(job)	TEMPO_COMPAT_SCHED_JOB_ID(job)
+#else
+#define TEMPO_SCHED_JOB_ID(job)	((void)(job), 0ULL)
+#endif
 
 /*
  * Names are copied into fixed arrays: __string()/__assign_str() changed
@@ -66,7 +74,7 @@ DECLARE_EVENT_CLASS(tempo_job,
 		    TP_fast_assign(__entry->fence_context =
 					job->s_fence->finished.context;
 				   __entry->seqno = job->s_fence->finished.seqno;
-				   __entry->id = tempo_compat_sched_job_id(job);
+				   __entry->id = TEMPO_SCHED_JOB_ID(job);
 				   __entry->ctx = ctx;
 				   __entry->slot = slot;
 				   __entry->arg = arg;),
@@ -93,7 +101,7 @@ TRACE_EVENT(tempo_job_run,
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __entry->id = tempo_compat_sched_job_id(job);
+			   __entry->id = TEMPO_SCHED_JOB_ID(job);
 			   __entry->engine = engine;
 			   __entry->queue = queue;
 			   __entry->width = width;),
@@ -113,7 +121,7 @@ TRACE_EVENT(tempo_job_done,
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __entry->id = tempo_compat_sched_job_id(job);
+			   __entry->id = TEMPO_SCHED_JOB_ID(job);
 			   __entry->error = error;),
 	    TP_printk("fence=%llu:%llu id=%llu error=%d",
 		      __entry->fence_context, __entry->seqno, __entry->id,
@@ -131,7 +139,7 @@ TRACE_EVENT(tempo_reset,
 	    TP_fast_assign(__entry->fence_context =
 				job->s_fence->finished.context;
 			   __entry->seqno = job->s_fence->finished.seqno;
-			   __entry->id = tempo_compat_sched_job_id(job);
+			   __entry->id = TEMPO_SCHED_JOB_ID(job);
 			   strscpy(__entry->sched, job->sched->name,
 				   TEMPO_TRACE_NAME_LEN);
 			   __entry->reset_count = reset_count;),

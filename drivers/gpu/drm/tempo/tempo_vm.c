@@ -360,7 +360,7 @@ static void mapping_free(struct tempo_mapping *m)
 {
 	struct iosys_map map = IOSYS_MAP_INIT_VADDR(m->vaddr);
 
-	tempo_compat_gem_vunmap(m->obj, &map);
+	drm_gem_vunmap(m->obj, &map);
 	drm_gem_object_put(m->obj);
 	kfree(m);
 }
@@ -477,7 +477,7 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 	ret = tempo_gem_charge_pages(obj);
 	if (ret)
 		goto err_free;
-	ret = tempo_compat_gem_vmap(obj, &map);
+	ret = drm_gem_vmap(obj, &map);
 	if (ret)
 		goto err_free;
 	m->vaddr = map.vaddr;
@@ -489,7 +489,7 @@ static int vm_map(struct tempo_device *tdev, struct tempo_vm *vm,
 	return 0;
 
 err_put:
-	tempo_compat_gem_vunmap(obj, &map);
+	drm_gem_vunmap(obj, &map);
 	drm_gem_object_put(obj);
 err_free:
 	kfree(m);

@@ -43,7 +43,6 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
-#include "tempo_compat.h"
 #include "tempo_hw_priv.h"
 #include "tempo_hw_trace.h"
 
@@ -59,8 +58,8 @@ static const char *fence_timeline_name(struct dma_fence *fence)
 
 /*
  * Hardware fences initialised and not yet freed, where a fence may not
- * outlive the module (TEMPO_FENCE_OUTLIVES_MODULE): its teardown waits for
- * them (tempo_hw_wait_fences_freed()).
+ * outlive the module (TEMPO_HW_FENCE_PINS_MODULE): its teardown
+ * waits for them (tempo_hw_wait_fences_freed()).
  */
 static atomic_t fences_alive = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(fences_wq);
@@ -86,12 +85,12 @@ static void fence_release(struct dma_fence *fence)
 static const struct dma_fence_ops tempo_hw_fence_ops = {
 	.get_driver_name = fence_driver_name,
 	.get_timeline_name = fence_timeline_name,
-	.release = TEMPO_FENCE_OUTLIVES_MODULE ? NULL : fence_release,
+	.release = TEMPO_HW_FENCE_PINS_MODULE ? fence_release : NULL,
 };
 
 static void fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
 {
-	if (!TEMPO_FENCE_OUTLIVES_MODULE)
+	if (TEMPO_HW_FENCE_PINS_MODULE)
 		atomic_inc(&fences_alive);
 	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
 		       context, seqno);

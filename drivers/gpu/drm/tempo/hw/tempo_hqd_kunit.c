@@ -12,7 +12,6 @@
 
 #include <kunit/test.h>
 
-#include "../tempo_compat.h"
 #include "../tempo_kunit.h"
 #include "tempo_hw_priv.h"
 
@@ -289,11 +288,18 @@ static void hqd_retire_reports_the_end_before_the_fence_signals(struct kunit *te
 	dma_fence_put(&fence->base);
 }
 
+/* Whether @fence has ops: a signalled one may have lost them. */
+static bool fence_has_ops(struct dma_fence *fence)
+{
+	return (__force const struct dma_fence_ops *)fence->ops;
+}
+
 /*
  * A signalled hardware fence loses its ops, and may outlive the module,
  * exactly where the build's probe says dma_fence_signal() detaches them
- * (compat/fence_signal_detaches_ops.c). Elsewhere it keeps them, with a
- * release that frees it and lets the module's teardown go on.
+ * (compat/probes/dma_fence_signal_detaches_ops.c). Elsewhere
+ * (TEMPO_HW_FENCE_PINS_MODULE) it keeps them, with a release that
+ * frees it and lets the module's teardown go on.
  */
 static void hqd_fence_keeps_its_ops_unless_signalling_detaches_them(struct kunit *test)
 {
@@ -302,12 +308,12 @@ static void hqd_fence_keeps_its_ops_unless_signalling_detaches_them(struct kunit
 
 	KUNIT_ASSERT_NOT_NULL(test, fence);
 	tempo_hw_fence_init(fence, dma_fence_context_alloc(1), 1);
-	KUNIT_EXPECT_TRUE(test, tempo_compat_fence_has_ops(&fence->base));
+	KUNIT_EXPECT_TRUE(test, fence_has_ops(&fence->base));
 	cookie = dma_fence_begin_signalling();
 	dma_fence_signal(&fence->base);
 	dma_fence_end_signalling(cookie);
-	KUNIT_EXPECT_EQ(test, !TEMPO_FENCE_OUTLIVES_MODULE,
-			tempo_compat_fence_has_ops(&fence->base));
+	KUNIT_EXPECT_EQ(test, TEMPO_HW_FENCE_PINS_MODULE,
+			fence_has_ops(&fence->base));
 	dma_fence_put(&fence->base);
 }
 

@@ -17,6 +17,17 @@
 
 #include "tempo_hw.h"
 
+/*
+ * Whether a hardware fence's last reference calls into the module even
+ * once signalled (an older kernel's dma_fence, compat/): then fences have
+ * a .release, and the module's teardown waits for the last of them.
+ */
+#ifdef TEMPO_COMPAT_FENCE_PINS_MODULE
+#define TEMPO_HW_FENCE_PINS_MODULE	true
+#else
+#define TEMPO_HW_FENCE_PINS_MODULE	false
+#endif
+
 struct task_struct;
 
 #define TEMPO_HW_MAX_QUEUES		10
