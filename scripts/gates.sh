@@ -18,6 +18,10 @@
 #   kunit       the KUnit suites build with W=1 and pass sparse, against
 #               the kernels with KUnit (tools/vm/kernels presets debug and
 #               lts)
+#   mainline    the driver builds with W=1 and no warning with compat/
+#               deleted, against the newest 7.x (preset debug): the driver
+#               as it would be upstream, which no compatibility shim props
+#               up
 #
 # The module builds are shared: one build per kernel, with W=1 and C=2,
 # serves the w1, sparse and kunit gates. Sparse checks against 6.12 and
@@ -73,7 +77,8 @@ kernel_kdir() {
 # build_copy KDIR NAME [MAKE ARGS]: build a copy of the driver in
 # $log/NAME against KDIR; prints its diagnostics; fails on any. A copy:
 # the gates never touch the source tree, so they can run while something
-# else builds or installs from it.
+# else builds or installs from it. With TEMPO_GATE_NO_COMPAT=1, the copy
+# has no compat/.
 build_copy() {
 	local k=$1 name=$2 copy=$log/$2-tree
 	shift 2
@@ -82,7 +87,8 @@ build_copy() {
 	mkdir -p "$copy"
 	cp -r VERSION Kbuild drivers uapi "$copy"/
 	find "$copy" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \
-		-o -name tempo_compat_gen.h \) -delete
+		-o -name 'tempo_compat_gen.h*' \) -prune -exec rm -rf {} +
+	[ "${TEMPO_GATE_NO_COMPAT:-0}" = 0 ] || rm -r "$copy/drivers/gpu/drm/tempo/compat"
 	make -C "$k" M="$copy" "$@" modules >"$log/$name.log" 2>&1 || {
 		tail -n 30 "$log/$name.log"; return 1; }
 	diagnostics "$log/$name.log" | sed "s|^|$name: |" | tee "$log/$name.out"
@@ -171,6 +177,13 @@ gate_kunit() {
 	return $bad
 }
 
+# The driver without compat/, against the newest kernel: mainline's API only.
+gate_mainline() {
+	local k
+	k=$(kernel_kdir debug) || { echo "no debug kernel"; return 1; }
+	TEMPO_GATE_NO_COMPAT=1 build_copy "$k" mainline W=1
+}
+
 gate_function_length() {
 	local bad=0 dirs
 	dirs=$(git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | cut -d/ -f1 | sort -u | grep -vx tools)
@@ -239,7 +252,7 @@ gate_docs() {
 }
 
 gates=("$@")
-[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc hw-wall kunit function-length clang-format spdx docs)
+[ ${#gates[@]} -gt 0 ] || gates=(w1 checkpatch sparse kernel-doc hw-wall kunit mainline function-length clang-format spdx docs)
 n=0
 failed=0
 for g in "${gates[@]}"; do
