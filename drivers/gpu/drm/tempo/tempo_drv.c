@@ -206,10 +206,11 @@ MODULE_PARM_DESC(hw_nice, "nice level of the emulated GPU's command processors a
 		 TEMPO_RANGE(-20, 19, TEMPO_DEF_HW_NICE));
 module_param_named(master_priority, tempo_params.master_priority, bool, 0444);
 MODULE_PARM_DESC(master_priority, "a DRM master may raise priorities and use SCHED, as on a device a display server drives (default 0: CAP_SYS_NICE only)");
-module_param_named(floor, tempo_params.floor, bool, 0600);
-MODULE_PARM_DESC(floor, "benchmark switch, root may change it at run time: jobs end at once without running, as on a bare drm_sched driver (default 0)");
-module_param_named(run_in_place, tempo_params.run_in_place, bool, 0600);
-MODULE_PARM_DESC(run_in_place, "root may change it at run time: run_job runs an idle engine's command processor itself, for up to 1 ms, instead of waking its thread (default 0)");
+/* Benchmark switches, not settings: setting one taints the kernel. */
+module_param_named_unsafe(floor, tempo_params.floor, bool, 0600);
+MODULE_PARM_DESC(floor, "benchmark switch, root may change it at run time, taints the kernel: jobs end at once without running, as on a bare drm_sched driver (default 0)");
+module_param_named_unsafe(run_in_place, tempo_params.run_in_place, bool, 0600);
+MODULE_PARM_DESC(run_in_place, "benchmark switch, root may change it at run time, taints the kernel: run_job runs an idle engine's command processor itself, for up to 1 ms, instead of waking its thread (default 0)");
 module_param_named(inherit_ms, tempo_params.inherit_ms, uint, 0600);
 MODULE_PARM_DESC(inherit_ms, "root may change it at run time: running time of its hardware queue after which a priority loan (EXEC's INHERIT_PRIORITY) ends; 0 lends nothing"
 		 TEMPO_RANGE(0, TEMPO_PARAM_INHERIT_MS_MAX, TEMPO_DEF_INHERIT_MS));
