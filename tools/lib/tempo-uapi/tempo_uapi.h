@@ -599,6 +599,13 @@ int tempo_pkt_write_engine_id(struct tempo_batch *b, uint64_t va);
 /* WRITE_JOB_TIMES at @va: a struct drm_tempo_job_times, 32-aligned. */
 int tempo_pkt_write_job_times(struct tempo_batch *b, uint64_t va);
 
+/* What WRITE_ENGINE_ID writes on the engine @engine_class, @engine_instance. */
+static inline uint32_t tempo_engine_id(uint32_t engine_class,
+				       uint32_t engine_instance)
+{
+	return engine_class << 16 | engine_instance;
+}
+
 /* Kernel arguments: a 64-bit address is two dwords, low first. */
 #define TEMPO_ARG_VA(va)	(uint32_t)(va), (uint32_t)((uint64_t)(va) >> 32)
 
