@@ -28,11 +28,6 @@ IGT_TEST_DESCRIPTION("Submit to every tempo engine; reset a hanging job.");
 #define JOB_ENGINE(i)	(0x100 + 8 * (i))
 #define JOB_COUNT(i)	(0x400 + 8 * (i))
 
-static uint32_t engine_id(const struct drm_tempo_engine_info *e)
-{
-	return (uint32_t)e->engine_class << 16 | e->engine_instance;
-}
-
 static void nop_at(int fd, const struct drm_tempo_engine_info *info,
 		   int32_t prio)
 {
@@ -65,7 +60,8 @@ static void nop_at(int fd, const struct drm_tempo_engine_info *info,
 	}
 	for (unsigned int i = 0; i < NOP_JOBS; i++) {
 		igt_assert_eq_u32(*tempo_igt_bo_u32(&data, JOB_ENGINE(i)),
-				  engine_id(info));
+				  tempo_engine_id(info->engine_class,
+						  info->engine_instance));
 		igt_assert_eq_u64(*tempo_igt_bo_u64(&data, JOB_COUNT(i)),
 				  i + 1);
 	}

@@ -56,23 +56,15 @@ static unsigned int min_u(unsigned int a, unsigned int b)
 
 static uint32_t engine_id(const struct drm_tempo_engine *e)
 {
-	return (uint32_t)e->engine_class << 16 | e->engine_instance;
+	return tempo_engine_id(e->engine_class, e->engine_instance);
 }
 
-static void class_engines(const struct balancer *s, unsigned int engine_class,
-			  struct class_engines *c)
+static void class_engines_of(const struct balancer *s,
+			     unsigned int engine_class, struct class_engines *c)
 {
 	c->engine_class = engine_class;
-	c->num = 0;
-	for (unsigned int i = 0; i < s->engines->num_engines; i++) {
-		const struct drm_tempo_engine_info *info = &s->engines->engines[i];
-
-		if (info->engine_class != engine_class || c->num == MAX_ENGINES)
-			continue;
-		c->engine[c->num].engine_class = info->engine_class;
-		c->engine[c->num].engine_instance = info->engine_instance;
-		c->num++;
-	}
+	c->num = tempo_engines_of_class(s->engines, engine_class, c->engine,
+					MAX_ENGINES);
 }
 
 /* A job's data (ids preset to NO_ID) and its batches. */
@@ -267,7 +259,7 @@ static void for_each_class(struct balancer *s, unsigned int min_engines,
 	for (unsigned int cls = 0; cls <= DRM_TEMPO_ENGINE_CLASS_COPY; cls++) {
 		struct class_engines c;
 
-		class_engines(s, cls, &c);
+		class_engines_of(s, cls, &c);
 		c.num = min_u(c.num, s->dev.max_siblings);
 		if (c.num < min_engines ||
 		    (needs_parallel && !(s->dev.parallel_classes & 1u << cls)))
@@ -293,7 +285,7 @@ igt_main
 		     cls++) {
 			struct class_engines c;
 
-			class_engines(&s, cls, &c);
+			class_engines_of(&s, cls, &c);
 			for (unsigned int i = 0; i < c.num; i++)
 				igt_dynamic_f("%s%u", tempo_class_name(cls),
 					      c.engine[i].engine_instance)
