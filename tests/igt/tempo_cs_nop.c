@@ -28,11 +28,6 @@ IGT_TEST_DESCRIPTION("Submit to every tempo engine; reset a hanging job.");
 #define JOB_ENGINE(i)	(0x100 + 8 * (i))
 #define JOB_COUNT(i)	(0x400 + 8 * (i))
 
-static uint32_t engine_id(const struct drm_tempo_engine_info *e)
-{
-	return (uint32_t)e->engine_class << 16 | e->engine_instance;
-}
-
 static void nop_at(int fd, const struct drm_tempo_engine_info *info,
 		   int32_t prio)
 {
@@ -40,35 +35,39 @@ static void nop_at(int fd, const struct drm_tempo_engine_info *info,
 		.engine_class = info->engine_class,
 		.engine_instance = info->engine_instance,
 	};
-	uint32_t ctx = tempo_ctx_create_engine(fd, prio, &engine);
-	struct tempo_bo data, cmd;
+	uint32_t ctx = tempo_igt_ctx_create_engine(fd, prio, &engine);
+	struct tempo_bo data;
+	struct tempo_igt_cmd cmd;
 	int fence[NOP_JOBS];
 
-	tempo_bo_create(fd, 4096, &data);
-	tempo_bo_create(fd, NOP_JOBS * 256, &cmd);
+	tempo_igt_bo_create(fd, 4096, &data);
+	tempo_igt_cmd_create(fd, NOP_JOBS * 256, &cmd);
 	for (unsigned int i = 0; i < NOP_JOBS; i++) {
 		struct tempo_batch b;
 
-		tempo_batch_begin(&b, &cmd, 64);
-		tempo_emit_nop(&b, 1 + i % 16);
-		tempo_emit_engine_id(&b, data.va + JOB_ENGINE(i));
-		tempo_emit_inc(&b, data.va + COUNTER);
-		tempo_emit_copy(&b, data.va + JOB_COUNT(i), data.va + COUNTER,
-				8);
-		fence[i] = tempo_exec(fd, ctx, 0, tempo_batch_end(&b));
+		tempo_igt_batch_begin(&b, &cmd, 64);
+		tempo_pkt_nop(&b, i % 16);
+		tempo_pkt_write_engine_id(&b, data.va + JOB_ENGINE(i));
+		tempo_pkt_atomic(&b, data.va + COUNTER, DRM_TEMPO_ATOMIC_INC,
+				 0);
+		tempo_pkt_copy(&b, data.va + JOB_COUNT(i), data.va + COUNTER,
+			       8);
+		fence[i] = tempo_igt_exec(fd, ctx, 0, tempo_igt_batch_end(&b));
 	}
 	for (unsigned int i = 0; i < NOP_JOBS; i++) {
-		igt_assert_eq(tempo_fence_wait(fence[i]), 1);
+		igt_assert_eq(tempo_igt_fence_wait(fence[i]), 1);
 		close(fence[i]);
 	}
 	for (unsigned int i = 0; i < NOP_JOBS; i++) {
-		igt_assert_eq_u32(*tempo_bo_u32(&data, JOB_ENGINE(i)),
-				  engine_id(info));
-		igt_assert_eq_u64(*tempo_bo_u64(&data, JOB_COUNT(i)), i + 1);
+		igt_assert_eq_u32(*tempo_igt_bo_u32(&data, JOB_ENGINE(i)),
+				  tempo_engine_id(info->engine_class,
+						  info->engine_instance));
+		igt_assert_eq_u64(*tempo_igt_bo_u64(&data, JOB_COUNT(i)),
+				  i + 1);
 	}
-	tempo_bo_destroy(fd, &cmd);
-	tempo_bo_destroy(fd, &data);
-	tempo_ctx_destroy(fd, ctx);
+	tempo_igt_cmd_destroy(fd, &cmd);
+	tempo_igt_bo_destroy(fd, &data);
+	tempo_igt_ctx_destroy(fd, ctx);
 }
 
 static void nop(int fd, const struct drm_tempo_engine_info *info)
@@ -76,24 +75,26 @@ static void nop(int fd, const struct drm_tempo_engine_info *info)
 	struct drm_tempo_query_device dev;
 
 	nop_at(fd, info, DRM_TEMPO_PRIORITY_NORMAL);
-	tempo_query_device(fd, &dev);
+	tempo_igt_query_device(fd, &dev);
 	if (dev.max_priority >= DRM_TEMPO_PRIORITY_HIGH)
 		nop_at(fd, info, DRM_TEMPO_PRIORITY_HIGH);
 }
 
 static int64_t reset_status(int fd, uint32_t ctx)
 {
-	return tempo_ctx_get_param(fd, ctx, DRM_TEMPO_CTX_PARAM_RESET_STATUS);
+	return tempo_igt_ctx_get_param(fd, ctx,
+				       DRM_TEMPO_CTX_PARAM_RESET_STATUS);
 }
 
 /* A job that writes @value at @va. */
-static uint64_t write_batch(struct tempo_bo *cmd, uint64_t va, uint32_t value)
+static uint64_t write_batch(struct tempo_igt_cmd *cmd, uint64_t va,
+			    uint32_t value)
 {
 	struct tempo_batch b;
 
-	tempo_batch_begin(&b, cmd, 16);
-	tempo_emit_write32(&b, va, value);
-	return tempo_batch_end(&b);
+	tempo_igt_batch_begin(&b, cmd, 16);
+	tempo_pkt_write32(&b, va, value);
+	return tempo_igt_batch_end(&b);
 }
 
 static void reset(int fd, const struct drm_tempo_engine_info *info)
@@ -102,31 +103,34 @@ static void reset(int fd, const struct drm_tempo_engine_info *info)
 		.engine_class = info->engine_class,
 		.engine_instance = info->engine_instance,
 	};
-	uint32_t guilty = tempo_ctx_create_engine(fd, DRM_TEMPO_PRIORITY_NORMAL,
-						  &engine);
-	uint32_t innocent = tempo_ctx_create_engine(fd,
-						    DRM_TEMPO_PRIORITY_NORMAL,
-						    &engine);
-	struct tempo_bo data, cmd;
-	struct tempo_spin hang;
+	uint32_t guilty =
+		tempo_igt_ctx_create_engine(fd, DRM_TEMPO_PRIORITY_NORMAL,
+					    &engine);
+	uint32_t innocent =
+		tempo_igt_ctx_create_engine(fd, DRM_TEMPO_PRIORITY_NORMAL,
+					    &engine);
+	struct tempo_bo data;
+	struct tempo_igt_cmd cmd;
+	struct tempo_igt_spin hang;
 	int behind, other, after, fence;
 	uint64_t batch;
 
-	tempo_bo_create(fd, 4096, &data);
-	tempo_bo_create(fd, 4096, &cmd);
+	tempo_igt_bo_create(fd, 4096, &data);
+	tempo_igt_cmd_create(fd, 4096, &cmd);
 
 	/* A spinner nobody releases: it hangs until the job timeout. */
-	tempo_spin_start(fd, &hang, guilty, 0);
-	tempo_spin_wait_running(&hang);
-	behind = tempo_exec(fd, guilty, 0, write_batch(&cmd, data.va, 1));
-	other = tempo_exec(fd, innocent, 0, write_batch(&cmd, data.va + 8, 2));
+	tempo_igt_spin_start(fd, &hang, guilty, 0);
+	tempo_igt_spin_wait_running(&hang);
+	behind = tempo_igt_exec(fd, guilty, 0, write_batch(&cmd, data.va, 1));
+	other = tempo_igt_exec(fd, innocent, 0,
+			       write_batch(&cmd, data.va + 8, 2));
 
-	igt_assert_eq(tempo_fence_wait(hang.fence), -ETIMEDOUT);
-	igt_assert(!tempo_spin_ended(&hang));
-	igt_assert_eq(tempo_fence_wait(behind), -ECANCELED);
-	igt_assert_eq_u32(*tempo_bo_u32(&data, 0), 0);
-	igt_assert_eq(tempo_fence_wait(other), 1);
-	igt_assert_eq_u32(*tempo_bo_u32(&data, 8), 2);
+	igt_assert_eq(tempo_igt_fence_wait(hang.fence), -ETIMEDOUT);
+	igt_assert(!tempo_igt_spin_ended(&hang));
+	igt_assert_eq(tempo_igt_fence_wait(behind), -ECANCELED);
+	igt_assert_eq_u32(*tempo_igt_bo_u32(&data, 0), 0);
+	igt_assert_eq(tempo_igt_fence_wait(other), 1);
+	igt_assert_eq_u32(*tempo_igt_bo_u32(&data, 8), 2);
 
 	igt_assert(reset_status(fd, guilty) & DRM_TEMPO_RESET_STATUS_GUILTY);
 	igt_assert(!(reset_status(fd, innocent) &
@@ -134,21 +138,21 @@ static void reset(int fd, const struct drm_tempo_engine_info *info)
 
 	/* The guilty context is banned, the innocent one carries on. */
 	batch = write_batch(&cmd, data.va + 16, 3);
-	igt_assert_eq(__tempo_exec(fd, guilty, 0, batch, NULL, &fence),
-		      -ECANCELED);
-	after = tempo_exec(fd, innocent, 0, batch);
-	igt_assert_eq(tempo_fence_wait(after), 1);
-	igt_assert_eq_u32(*tempo_bo_u32(&data, 16), 3);
+	igt_assert_eq(tempo_exec(fd, guilty, 0, batch, NULL, 0, NULL, 0,
+				 &fence), -ECANCELED);
+	after = tempo_igt_exec(fd, innocent, 0, batch);
+	igt_assert_eq(tempo_igt_fence_wait(after), 1);
+	igt_assert_eq_u32(*tempo_igt_bo_u32(&data, 16), 3);
 
 	close(after);
 	close(other);
 	close(behind);
 	close(hang.fence);
-	tempo_bo_destroy(fd, &hang.bo);
-	tempo_bo_destroy(fd, &cmd);
-	tempo_bo_destroy(fd, &data);
-	tempo_ctx_destroy(fd, innocent);
-	tempo_ctx_destroy(fd, guilty);
+	tempo_igt_bo_destroy(fd, &hang.bo);
+	tempo_igt_cmd_destroy(fd, &cmd);
+	tempo_igt_bo_destroy(fd, &data);
+	tempo_igt_ctx_destroy(fd, innocent);
+	tempo_igt_ctx_destroy(fd, guilty);
 }
 
 static void for_each_engine(int fd, const struct drm_tempo_query_engines *e,
@@ -170,7 +174,7 @@ igt_main
 
 	igt_fixture {
 		fd = tempo_igt_open();
-		engines = tempo_query_engines(fd);
+		engines = tempo_igt_query_engines(fd);
 	}
 
 	igt_describe("NOP batches on each engine complete, in order, on that engine.");

@@ -22,13 +22,13 @@ IGT_TEST_DESCRIPTION("Check tempo's context priority parameter.");
 
 static int64_t priority(int fd, uint32_t ctx)
 {
-	return tempo_ctx_get_param(fd, ctx, DRM_TEMPO_CTX_PARAM_PRIORITY);
+	return tempo_igt_ctx_get_param(fd, ctx, DRM_TEMPO_CTX_PARAM_PRIORITY);
 }
 
 static int set_priority(int fd, uint32_t ctx, int64_t value)
 {
-	return __tempo_ctx_set_param(fd, ctx, DRM_TEMPO_CTX_PARAM_PRIORITY,
-				     value);
+	return tempo_ctx_set_param(fd, ctx, DRM_TEMPO_CTX_PARAM_PRIORITY,
+				   value);
 }
 
 static void invalid(int fd)
@@ -41,7 +41,7 @@ static void invalid(int fd)
 		(int64_t)1 << 32, -((int64_t)1 << 32),
 		INT64_MIN, INT64_MAX,
 	};
-	uint32_t ctx = tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_LOW);
+	uint32_t ctx = tempo_igt_ctx_create(fd, DRM_TEMPO_PRIORITY_LOW);
 	uint32_t other;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -50,11 +50,11 @@ static void invalid(int fd)
 		igt_assert_eq_s64(priority(fd, ctx), DRM_TEMPO_PRIORITY_LOW);
 		if (bad[i] != (int32_t)bad[i])
 			continue;
-		igt_assert_eq(__tempo_ctx_create(fd, bad[i], NULL, 0, &other),
+		igt_assert_eq(tempo_ctx_create(fd, bad[i], NULL, 0, &other),
 			      -EINVAL);
 	}
 	/* A context that does not exist. */
-	tempo_ctx_destroy(fd, ctx);
+	tempo_igt_ctx_destroy(fd, ctx);
 	igt_assert_eq(set_priority(fd, ctx, DRM_TEMPO_PRIORITY_NORMAL),
 		      -ENOENT);
 }
@@ -80,25 +80,25 @@ static void sweep(int fd, int32_t ceiling)
 	uint32_t ctx, other;
 	int32_t p;
 
-	tempo_query_device(fd, &dev);
+	tempo_igt_query_device(fd, &dev);
 	igt_assert_eq(dev.max_priority, ceiling);
 
-	ctx = tempo_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL);
+	ctx = tempo_igt_ctx_create(fd, DRM_TEMPO_PRIORITY_NORMAL);
 	for (p = DRM_TEMPO_PRIORITY_VERY_LOW; p <= DRM_TEMPO_PRIORITY_VERY_HIGH;
 	     p++)
 		check_level(fd, ctx, p, ceiling);
 	/* Going down again, from the top this caller may reach. */
 	for (p = ceiling; p >= DRM_TEMPO_PRIORITY_VERY_LOW; p -= 31)
 		check_level(fd, ctx, p, ceiling);
-	tempo_ctx_destroy(fd, ctx);
+	tempo_igt_ctx_destroy(fd, ctx);
 
 	/* Creation follows the same ceiling. */
-	igt_assert_eq(__tempo_ctx_create(fd, ceiling, NULL, 0, &other), 0);
+	igt_assert_eq(tempo_ctx_create(fd, ceiling, NULL, 0, &other), 0);
 	igt_assert_eq_s64(priority(fd, other), ceiling);
-	tempo_ctx_destroy(fd, other);
+	tempo_igt_ctx_destroy(fd, other);
 	if (ceiling < DRM_TEMPO_PRIORITY_VERY_HIGH)
-		igt_assert_eq(__tempo_ctx_create(fd, ceiling + 1, NULL, 0,
-						 &other), -EACCES);
+		igt_assert_eq(tempo_ctx_create(fd, ceiling + 1, NULL, 0,
+					       &other), -EACCES);
 }
 
 static void set_priority_range(int fd)

@@ -56,50 +56,42 @@ static unsigned int min_u(unsigned int a, unsigned int b)
 
 static uint32_t engine_id(const struct drm_tempo_engine *e)
 {
-	return (uint32_t)e->engine_class << 16 | e->engine_instance;
+	return tempo_engine_id(e->engine_class, e->engine_instance);
 }
 
-static void class_engines(const struct balancer *s, unsigned int engine_class,
-			  struct class_engines *c)
+static void class_engines_of(const struct balancer *s,
+			     unsigned int engine_class, struct class_engines *c)
 {
 	c->engine_class = engine_class;
-	c->num = 0;
-	for (unsigned int i = 0; i < s->engines->num_engines; i++) {
-		const struct drm_tempo_engine_info *info = &s->engines->engines[i];
-
-		if (info->engine_class != engine_class || c->num == MAX_ENGINES)
-			continue;
-		c->engine[c->num].engine_class = info->engine_class;
-		c->engine[c->num].engine_instance = info->engine_instance;
-		c->num++;
-	}
+	c->num = tempo_engines_of_class(s->engines, engine_class, c->engine,
+					MAX_ENGINES);
 }
 
 /* A job's data (ids preset to NO_ID) and its batches. */
 struct bufs {
 	struct tempo_bo data;
-	struct tempo_bo cmd;
+	struct tempo_igt_cmd cmd;
 };
 
 static void bufs_create(int fd, uint64_t cmd_size, struct bufs *b)
 {
-	tempo_bo_create(fd, 4096, &b->data);
-	tempo_bo_create(fd, cmd_size, &b->cmd);
+	tempo_igt_bo_create(fd, 4096, &b->data);
+	tempo_igt_cmd_create(fd, cmd_size, &b->cmd);
 	for (unsigned int i = 0; i < MAX_ENGINES + JOBS; i++)
-		*tempo_bo_u32(&b->data, ID(i)) = NO_ID;
+		*tempo_igt_bo_u32(&b->data, ID(i)) = NO_ID;
 }
 
 static void bufs_destroy(int fd, struct bufs *b)
 {
-	tempo_bo_destroy(fd, &b->cmd);
-	tempo_bo_destroy(fd, &b->data);
+	tempo_igt_cmd_destroy(fd, &b->cmd);
+	tempo_igt_bo_destroy(fd, &b->data);
 }
 
 /* Job @i ran on an engine of class @cls that no other job used. */
 static void assert_new_engine(struct bufs *b, unsigned int i,
 			      unsigned int cls, unsigned int *seen)
 {
-	uint32_t id = *tempo_bo_u32(&b->data, ID(i));
+	uint32_t id = *tempo_igt_bo_u32(&b->data, ID(i));
 
 	igt_assert_eq_u32(id >> 16, cls);
 	igt_assert_f(!(*seen & 1u << (id & 0xffff)), "two jobs on %s%u\n",
@@ -110,12 +102,12 @@ static void assert_new_engine(struct bufs *b, unsigned int i,
 /* Poll until job @i wrote its engine id; its fence must not have failed. */
 static void wait_id(struct bufs *j, unsigned int i, int fence)
 {
-	volatile uint32_t *id = tempo_bo_u32(&j->data, ID(i));
+	volatile uint32_t *id = tempo_igt_bo_u32(&j->data, ID(i));
 
 	for (int ms = 0; *id == NO_ID; ms++) {
 		igt_assert_f(ms < TEMPO_IGT_TIMEOUT_MS,
 			     "job %u not running within %d ms\n", i, ms);
-		igt_assert_eq(tempo_fence_status(fence), 0);
+		igt_assert_eq(tempo_igt_fence_status(fence), 0);
 		usleep(1000);
 	}
 }
@@ -126,19 +118,20 @@ static int submit_id(struct balancer *s, uint32_t ctx, struct bufs *j,
 {
 	struct tempo_batch b;
 
-	tempo_batch_begin(&b, &j->cmd, 32);
-	tempo_emit_engine_id(&b, j->data.va + ID(i));
+	tempo_igt_batch_begin(&b, &j->cmd, 32);
+	tempo_pkt_write_engine_id(&b, j->data.va + ID(i));
 	if (park)
-		tempo_emit_wait_eq(&b, j->data.va + GATE, 1);
-	return tempo_exec(s->fd, ctx, 0, tempo_batch_end(&b));
+		tempo_pkt_wait_mem(&b, j->data.va + GATE,
+				   DRM_TEMPO_COMPARE_EQ, 1, UINT64_MAX);
+	return tempo_igt_exec(s->fd, ctx, 0, tempo_igt_batch_end(&b));
 }
 
 static void individual(struct balancer *s,
 		       const struct drm_tempo_engine *engine)
 {
-	uint32_t ctx = tempo_ctx_create_balanced(s->fd,
-						 DRM_TEMPO_PRIORITY_NORMAL,
-						 engine, 1);
+	uint32_t ctx = tempo_igt_ctx_create_balanced(s->fd,
+						     DRM_TEMPO_PRIORITY_NORMAL,
+						     engine, 1);
 	int fence[JOBS];
 	struct bufs j;
 
@@ -146,13 +139,13 @@ static void individual(struct balancer *s,
 	for (unsigned int i = 0; i < JOBS; i++)
 		fence[i] = submit_id(s, ctx, &j, i, false);
 	for (unsigned int i = 0; i < JOBS; i++) {
-		igt_assert_eq(tempo_fence_wait(fence[i]), 1);
+		igt_assert_eq(tempo_igt_fence_wait(fence[i]), 1);
 		close(fence[i]);
-		igt_assert_eq_u32(*tempo_bo_u32(&j.data, ID(i)),
+		igt_assert_eq_u32(*tempo_igt_bo_u32(&j.data, ID(i)),
 				  engine_id(engine));
 	}
 	bufs_destroy(s->fd, &j);
-	tempo_ctx_destroy(s->fd, ctx);
+	tempo_igt_ctx_destroy(s->fd, ctx);
 }
 
 static void full(struct balancer *s, const struct class_engines *c)
@@ -165,18 +158,18 @@ static void full(struct balancer *s, const struct class_engines *c)
 	bufs_create(s->fd, n * 128, &j);
 	/* Each job parks before the next is submitted. */
 	for (unsigned int k = 0; k < n; k++) {
-		ctx[k] = tempo_ctx_create_balanced(s->fd,
-						   DRM_TEMPO_PRIORITY_NORMAL,
-						   c->engine, n);
+		ctx[k] = tempo_igt_ctx_create_balanced(s->fd,
+						       DRM_TEMPO_PRIORITY_NORMAL,
+						       c->engine, n);
 		fence[k] = submit_id(s, ctx[k], &j, k, true);
 		wait_id(&j, k, fence[k]);
 	}
-	*tempo_bo_u64(&j.data, GATE) = 1;
+	*tempo_igt_bo_u64(&j.data, GATE) = 1;
 	for (unsigned int k = 0; k < n; k++) {
-		igt_assert_eq(tempo_fence_wait(fence[k]), 1);
+		igt_assert_eq(tempo_igt_fence_wait(fence[k]), 1);
 		close(fence[k]);
 		assert_new_engine(&j, k, c->engine_class, &seen);
-		tempo_ctx_destroy(s->fd, ctx[k]);
+		tempo_igt_ctx_destroy(s->fd, ctx[k]);
 	}
 	igt_assert_eq_u32(seen, (1u << n) - 1);
 	bufs_destroy(s->fd, &j);
@@ -185,34 +178,34 @@ static void full(struct balancer *s, const struct class_engines *c)
 static void busy(struct balancer *s, const struct class_engines *c)
 {
 	const struct drm_tempo_engine *idle = &c->engine[c->num - 1];
-	struct tempo_spin spin[MAX_ENGINES];
+	struct tempo_igt_spin spin[MAX_ENGINES];
 	uint32_t pinned[MAX_ENGINES], ctx;
 	struct bufs j;
 	int fence;
 
 	for (unsigned int k = 0; k + 1 < c->num; k++) {
-		pinned[k] = tempo_ctx_create_engine(s->fd,
-						    DRM_TEMPO_PRIORITY_NORMAL,
-						    &c->engine[k]);
-		tempo_spin_start(s->fd, &spin[k], pinned[k], 0);
-		tempo_spin_wait_running(&spin[k]);
+		pinned[k] = tempo_igt_ctx_create_engine(s->fd,
+							DRM_TEMPO_PRIORITY_NORMAL,
+							&c->engine[k]);
+		tempo_igt_spin_start(s->fd, &spin[k], pinned[k], 0);
+		tempo_igt_spin_wait_running(&spin[k]);
 	}
-	ctx = tempo_ctx_create_balanced(s->fd, DRM_TEMPO_PRIORITY_NORMAL,
-					c->engine, c->num);
+	ctx = tempo_igt_ctx_create_balanced(s->fd, DRM_TEMPO_PRIORITY_NORMAL,
+					    c->engine, c->num);
 	bufs_create(s->fd, 4096, &j);
 	fence = submit_id(s, ctx, &j, 0, false);
 
-	igt_assert_eq(tempo_fence_wait(fence), 1);
-	igt_assert_eq_u32(*tempo_bo_u32(&j.data, ID(0)), engine_id(idle));
+	igt_assert_eq(tempo_igt_fence_wait(fence), 1);
+	igt_assert_eq_u32(*tempo_igt_bo_u32(&j.data, ID(0)), engine_id(idle));
 	for (unsigned int k = 0; k + 1 < c->num; k++) {
 		/* Still spinning: the balanced job did not wait for it. */
-		igt_assert_eq(tempo_fence_status(spin[k].fence), 0);
-		tempo_spin_free(s->fd, &spin[k]);
-		tempo_ctx_destroy(s->fd, pinned[k]);
+		igt_assert_eq(tempo_igt_fence_status(spin[k].fence), 0);
+		tempo_igt_spin_free(s->fd, &spin[k]);
+		tempo_igt_ctx_destroy(s->fd, pinned[k]);
 	}
 	close(fence);
 	bufs_destroy(s->fd, &j);
-	tempo_ctx_destroy(s->fd, ctx);
+	tempo_igt_ctx_destroy(s->fd, ctx);
 }
 
 static void parallel(struct balancer *s, const struct class_engines *c)
@@ -228,27 +221,29 @@ static void parallel(struct balancer *s, const struct class_engines *c)
 	for (unsigned int i = 0; i < w; i++)
 		memcpy(&columns[i * c->num], c->engine,
 		       c->num * sizeof(c->engine[0]));
-	ctx = tempo_ctx_create_parallel(s->fd, DRM_TEMPO_PRIORITY_NORMAL, w,
-					c->num, columns);
+	ctx = tempo_igt_ctx_create_parallel(s->fd, DRM_TEMPO_PRIORITY_NORMAL, w,
+					    c->num, columns);
 	bufs_create(s->fd, w * 128, &j);
 	for (unsigned int i = 0; i < w; i++) {
 		struct tempo_batch b;
 
-		tempo_batch_begin(&b, &j.cmd, 32);
-		tempo_emit_engine_id(&b, j.data.va + ID(i));
-		tempo_emit_inc(&b, j.data.va + COUNTER);
-		tempo_emit_wait_eq(&b, j.data.va + COUNTER, w);
-		batches[i] = tempo_batch_end(&b);
+		tempo_igt_batch_begin(&b, &j.cmd, 32);
+		tempo_pkt_write_engine_id(&b, j.data.va + ID(i));
+		tempo_pkt_atomic(&b, j.data.va + COUNTER,
+				 DRM_TEMPO_ATOMIC_INC, 0);
+		tempo_pkt_wait_mem(&b, j.data.va + COUNTER,
+				   DRM_TEMPO_COMPARE_EQ, w, UINT64_MAX);
+		batches[i] = tempo_igt_batch_end(&b);
 	}
-	fence = tempo_exec_gang(s->fd, ctx, 0, batches, w);
+	fence = tempo_igt_exec_gang(s->fd, ctx, 0, batches, w);
 
-	igt_assert_eq(tempo_fence_wait(fence), 1);
-	igt_assert_eq_u64(*tempo_bo_u64(&j.data, COUNTER), w);
+	igt_assert_eq(tempo_igt_fence_wait(fence), 1);
+	igt_assert_eq_u64(*tempo_igt_bo_u64(&j.data, COUNTER), w);
 	for (unsigned int i = 0; i < w; i++)
 		assert_new_engine(&j, i, c->engine_class, &seen);
 	close(fence);
 	bufs_destroy(s->fd, &j);
-	tempo_ctx_destroy(s->fd, ctx);
+	tempo_igt_ctx_destroy(s->fd, ctx);
 }
 
 /*
@@ -264,7 +259,7 @@ static void for_each_class(struct balancer *s, unsigned int min_engines,
 	for (unsigned int cls = 0; cls <= DRM_TEMPO_ENGINE_CLASS_COPY; cls++) {
 		struct class_engines c;
 
-		class_engines(s, cls, &c);
+		class_engines_of(s, cls, &c);
 		c.num = min_u(c.num, s->dev.max_siblings);
 		if (c.num < min_engines ||
 		    (needs_parallel && !(s->dev.parallel_classes & 1u << cls)))
@@ -280,8 +275,8 @@ igt_main
 
 	igt_fixture {
 		s.fd = tempo_igt_open();
-		tempo_query_device(s.fd, &s.dev);
-		s.engines = tempo_query_engines(s.fd);
+		tempo_igt_query_device(s.fd, &s.dev);
+		s.engines = tempo_igt_query_engines(s.fd);
 	}
 
 	igt_describe("A balanced slot of one sibling runs every job on it.");
@@ -290,7 +285,7 @@ igt_main
 		     cls++) {
 			struct class_engines c;
 
-			class_engines(&s, cls, &c);
+			class_engines_of(&s, cls, &c);
 			for (unsigned int i = 0; i < c.num; i++)
 				igt_dynamic_f("%s%u", tempo_class_name(cls),
 					      c.engine[i].engine_instance)

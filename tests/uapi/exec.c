@@ -134,16 +134,17 @@ TEST_F(exec, empty_batch_completes)
 TEST_F(exec, nop_is_skipped_whatever_its_payload)
 {
 	struct tempo_env *e = &self->env;
+	/* A payload that would be a valid write if it were executed. */
+	const uint32_t payload[] = {
+		DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_DATA, 4),
+		TEMPO_ARG_VA(VA(e, VICTIM)), 0xbad,
+	};
 	struct tempo_batch b;
 
 	tempo_batch_init(&b, &e->cmd, 0, 64);
 	tempo_pkt_nop(&b, 0);
 	tempo_pkt_nop(&b, 5);
-	/* A payload that would be a valid write if it were executed. */
-	tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_NOP, 5));
-	tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_DATA, 4));
-	tempo_emit_u64(&b, VA(e, VICTIM));
-	tempo_emit(&b, 0xbad);
+	tempo_pkt_nop_data(&b, payload, ARRAY_SIZE(payload));
 	tempo_pkt_write32(&b, VA(e, MARK_AFTER), 1);
 	tempo_pkt_end(&b);
 	ASSERT_EQ(1, RUN(&b));

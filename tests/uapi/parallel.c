@@ -589,8 +589,7 @@ TEST_F(par, load_balanced_slots_spread_over_their_siblings)
 		ASSERT_EQ(0, tempo_ioctl(e->fd, DRM_IOCTL_TEMPO_CTX_CREATE,
 					 &c));
 		tempo_batch_init(&b, &e->cmd, 65536 + 512 + 256 * k, 64);
-		tempo_emit(&b, DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_WRITE_ENGINE_ID, 3));
-		tempo_emit_u64(&b, VA(e, IDS + 4 * k));
+		tempo_pkt_write_engine_id(&b, VA(e, IDS + 4 * k));
 		tempo_pkt_wait_gate(&b, e, 1);
 		tempo_pkt_end(&b);
 		fences[k] = tempo_submit(_metadata, e->fd, c.ctx_id, 0, b.va);

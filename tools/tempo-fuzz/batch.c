@@ -4,7 +4,7 @@
  * buffers, mixed with packets aimed at read-only, unmapped and foreign
  * addresses, malformed packets and garbage. Well-formed packets are
  * written with tools/lib/tempo-uapi's packet writers, malformed ones a
- * dword at a time.
+ * dword at a time (tempo_emit()).
  *
  * A job that may run until the driver's job timeout is "risky": a WAIT_MEM
  * whose condition may never hold (the gate included: the fuzzer opens it
@@ -25,6 +25,8 @@ struct gen {
 	struct tempo_batch b;	/* every generator checks its room first */
 	bool allow_risky;
 	bool risky;
+	/* Payloads of NOP and WRITE_DATA: room for a whole batch. */
+	uint32_t words[FZ_BATCH_SLOT / 4];
 };
 
 static uint32_t hdr(uint32_t op, uint32_t len)
@@ -85,28 +87,32 @@ static uint32_t small_size(struct fz_rng *r, uint32_t align)
 /* ------------------------------------------------------------------------ */
 /* Packets, well-formed or nearly */
 
+/* @n random dwords, in g->words. */
+static const uint32_t *random_words(struct gen *g, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		g->words[i] = (uint32_t)fz_rand(g->r);
+	return g->words;
+}
+
 static void gen_nop(struct gen *g)
 {
 	uint32_t len = 1 + fz_below(g->r, g->c->dev.max_packet_dwords);
+	uint32_t n = len - DRM_TEMPO_PKT_NOP_MIN_DW;
 
-	if (!fits(g, len))
-		return;
-	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_NOP, len));
-	while (--len)
-		tempo_emit(&g->b, (uint32_t)fz_rand(g->r));
+	if (fits(g, len))
+		tempo_pkt_nop_data(&g->b, random_words(g, n), n);
 }
 
 static void gen_write_data(struct gen *g)
 {
 	uint32_t n = 1 + fz_below(g->r, g->c->dev.max_packet_dwords - 3);
+	uint64_t va;
 
 	if (!fits(g, DRM_TEMPO_WRITE_DATA_DATA + n))
 		return;
-	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_WRITE_DATA,
-			      DRM_TEMPO_WRITE_DATA_DATA + n));
-	tempo_emit_u64(&g->b, target(g, 4 * n, 4, true));
-	for (uint32_t i = 0; i < n; i++)
-		tempo_emit(&g->b, (uint32_t)fz_rand(g->r));
+	va = target(g, 4 * n, 4, true);
+	tempo_pkt_write_data(&g->b, va, random_words(g, n), n);
 }
 
 static void gen_write_timestamp(struct gen *g)
@@ -187,30 +193,44 @@ static void gen_wait_mem(struct gen *g)
 	tempo_pkt_wait_mem(&g->b, va, cmp, ref, mask);
 }
 
-static void gen_write_engine_id(struct gen *g)
+/*
+ * A packet of @len dwords, the header and a GPU address for an access of
+ * @size bytes aligned to @size, written by @write: now and then with a
+ * header that says one dword less or more (illegal) or @len, and the same
+ * dwords following.
+ */
+static void gen_va_packet(struct gen *g, uint32_t op, uint32_t len,
+			  uint32_t size,
+			  int (*write)(struct tempo_batch *b, uint64_t va))
 {
-	uint32_t len = DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW;
+	uint32_t hdr_len = len;
+	uint64_t va;
 
 	if (!fits(g, len))
 		return;
-	/* Lengths 2 to 4 are illegal but for 3, and 3 dwords follow. */
 	if (fz_chance(g->r, 16))
-		len = 2 + fz_below(g->r, 3);
-	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_WRITE_ENGINE_ID, len));
-	tempo_emit_u64(&g->b, target(g, 4, 4, true));
+		hdr_len = len - 1 + fz_below(g->r, 3);
+	va = target(g, size, size, true);
+	if (hdr_len == len) {
+		write(&g->b, va);
+		return;
+	}
+	tempo_emit(&g->b, hdr(op, hdr_len));
+	tempo_emit_u64(&g->b, va);
+}
+
+static void gen_write_engine_id(struct gen *g)
+{
+	gen_va_packet(g, DRM_TEMPO_PKT_WRITE_ENGINE_ID,
+		      DRM_TEMPO_PKT_WRITE_ENGINE_ID_DW, 4,
+		      tempo_pkt_write_engine_id);
 }
 
 static void gen_write_job_times(struct gen *g)
 {
-	uint32_t len = DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW;
-
-	if (!fits(g, len))
-		return;
-	/* Lengths 2 to 4 are illegal but for 3, and 3 dwords follow. */
-	if (fz_chance(g->r, 16))
-		len = 2 + fz_below(g->r, 3);
-	tempo_emit(&g->b, hdr(DRM_TEMPO_PKT_WRITE_JOB_TIMES, len));
-	tempo_emit_u64(&g->b, target(g, 32, 32, true));
+	gen_va_packet(g, DRM_TEMPO_PKT_WRITE_JOB_TIMES,
+		      DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW, 32,
+		      tempo_pkt_write_job_times);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -107,6 +107,17 @@ int tempo_pkt_nop(struct tempo_batch *b, uint32_t payload)
 	return p ? 0 : -ENOSPC;
 }
 
+int tempo_pkt_nop_data(struct tempo_batch *b, const uint32_t *payload,
+		       uint32_t n)
+{
+	uint32_t *p = pkt(b, DRM_TEMPO_PKT_NOP, DRM_TEMPO_PKT_NOP_MIN_DW + n);
+
+	if (!p)
+		return -ENOSPC;
+	memcpy(p + DRM_TEMPO_PKT_NOP_MIN_DW, payload, n * sizeof(*payload));
+	return 0;
+}
+
 int tempo_pkt_write_data(struct tempo_batch *b, uint64_t va,
 			 const uint32_t *data, uint32_t n)
 {

@@ -150,6 +150,19 @@ unsigned int tempo_engines_of_class(const struct drm_tempo_query_engines *e,
 	return n;
 }
 
+const char *tempo_class_name(unsigned int engine_class)
+{
+	switch (engine_class) {
+	case DRM_TEMPO_ENGINE_CLASS_GFX:
+		return "gfx";
+	case DRM_TEMPO_ENGINE_CLASS_COMPUTE:
+		return "compute";
+	case DRM_TEMPO_ENGINE_CLASS_COPY:
+		return "copy";
+	}
+	return "unknown";
+}
+
 /* ------------------------------------------------------------------------ */
 /* Contexts */
 
@@ -157,7 +170,16 @@ int tempo_ctx_create(int fd, int32_t priority,
 		     const struct drm_tempo_engine *slots, uint32_t num_slots,
 		     uint32_t *ctx_id)
 {
+	return tempo_ctx_create_ext(fd, priority, slots, num_slots, NULL,
+				    ctx_id);
+}
+
+int tempo_ctx_create_ext(int fd, int32_t priority,
+			 const struct drm_tempo_engine *slots,
+			 uint32_t num_slots, const void *ext, uint32_t *ctx_id)
+{
 	struct drm_tempo_ctx_create c = {
+		.extensions = PTR(ext),
 		.priority = priority,
 		.num_slots = num_slots,
 		.slots = PTR(slots),

@@ -50,6 +50,21 @@ int tempo_fence_status(int fence_fd)
 	return info.status;
 }
 
+int tempo_fence_timestamp(int fence_fd, uint64_t *timestamp_ns)
+{
+	struct sync_fence_info one;
+	struct sync_file_info info;
+
+	memset(&one, 0, sizeof(one));
+	memset(&info, 0, sizeof(info));
+	info.num_fences = 1;
+	info.sync_fence_info = (uint64_t)(uintptr_t)&one;
+	if (ioctl(fence_fd, SYNC_IOC_FILE_INFO, &info))
+		return TEMPO_FENCE_UNREADABLE - errno;
+	*timestamp_ns = one.timestamp_ns;
+	return info.status;
+}
+
 int tempo_fence_wait(int fence_fd, int timeout_ms)
 {
 	struct pollfd p = { .fd = fence_fd, .events = POLLIN };

@@ -15,10 +15,11 @@
  * DOC: tempo-uapi
  *
  * The C helpers of the programs that use the tempo uAPI directly: the uAPI
- * tests (tests/uapi), the fuzzer (tools/tempo-fuzz), tempo-hold and the
- * uAPI guide's examples. Plain C11 over libdrm and <drm/tempo_drm.h>, a
- * static library of the build tree, not installed; C++ programs use
- * libtempo instead.
+ * tests (tests/uapi), the IGT tests (tests/igt, whose lib/ adds IGT's
+ * assertions), the fuzzer (tools/tempo-fuzz), tempo-hold and the uAPI
+ * guide's examples. Plain C11 over libdrm and <drm/tempo_drm.h>, a static
+ * library of the build tree, not installed; C++ programs use libtempo
+ * instead.
  *
  * - the device: tempo_device_open() finds the render node driven by tempo
  *   with drmGetDevices2(), or opens $TEMPO_DEVICE;
@@ -217,6 +218,29 @@ unsigned int tempo_engines_of_class(const struct drm_tempo_query_engines *e,
 				    unsigned int engine_class,
 				    struct drm_tempo_engine *out,
 				    unsigned int max);
+
+/**
+ * tempo_class_name() - the name of an engine class
+ * @engine_class: &enum drm_tempo_engine_class
+ *
+ * Return: "gfx", "compute", "copy", or "unknown" for another value.
+ */
+const char *tempo_class_name(unsigned int engine_class);
+
+/**
+ * tempo_ctx_create_ext() - &DRM_IOCTL_TEMPO_CTX_CREATE
+ * @fd: DRM file
+ * @priority: %DRM_TEMPO_PRIORITY_VERY_LOW .. %DRM_TEMPO_PRIORITY_VERY_HIGH
+ * @slots: the engine map, or NULL for the default one
+ * @num_slots: entries in @slots
+ * @ext: the chain of extensions (&struct drm_tempo_user_extension), or NULL
+ * @ctx_id: the new context
+ *
+ * Return: 0 or -errno.
+ */
+int tempo_ctx_create_ext(int fd, int32_t priority,
+			 const struct drm_tempo_engine *slots,
+			 uint32_t num_slots, const void *ext, uint32_t *ctx_id);
 
 /**
  * tempo_ctx_create() - &DRM_IOCTL_TEMPO_CTX_CREATE without extensions
@@ -540,6 +564,9 @@ int tempo_emit_u64(struct tempo_batch *b, uint64_t v);
 
 /* NOP, with @payload dwords of 0xdeadbeef after its header. */
 int tempo_pkt_nop(struct tempo_batch *b, uint32_t payload);
+/* NOP, with the @n dwords of @payload after its header. */
+int tempo_pkt_nop_data(struct tempo_batch *b, const uint32_t *payload,
+		       uint32_t n);
 /* WRITE_DATA: the @n dwords of @data at @va. */
 int tempo_pkt_write_data(struct tempo_batch *b, uint64_t va,
 			 const uint32_t *data, uint32_t n);
@@ -572,6 +599,13 @@ int tempo_pkt_write_engine_id(struct tempo_batch *b, uint64_t va);
 /* WRITE_JOB_TIMES at @va: a struct drm_tempo_job_times, 32-aligned. */
 int tempo_pkt_write_job_times(struct tempo_batch *b, uint64_t va);
 
+/* What WRITE_ENGINE_ID writes on the engine @engine_class, @engine_instance. */
+static inline uint32_t tempo_engine_id(uint32_t engine_class,
+				       uint32_t engine_instance)
+{
+	return engine_class << 16 | engine_instance;
+}
+
 /* Kernel arguments: a 64-bit address is two dwords, low first. */
 #define TEMPO_ARG_VA(va)	(uint32_t)(va), (uint32_t)((uint64_t)(va) >> 32)
 
@@ -595,6 +629,16 @@ int tempo_pkt_write_job_times(struct tempo_batch *b, uint64_t va);
  * %TEMPO_FENCE_UNREADABLE - errno when @fence_fd has no status.
  */
 int tempo_fence_status(int fence_fd);
+
+/**
+ * tempo_fence_timestamp() - when a sync_file of one fence signalled
+ * @fence_fd: the sync_file
+ * @timestamp_ns: where to write the time its fence signalled
+ *	(CLOCK_MONOTONIC, ns), or 0 while it is active
+ *
+ * Return: tempo_fence_status() of @fence_fd.
+ */
+int tempo_fence_timestamp(int fence_fd, uint64_t *timestamp_ns);
 
 /**
  * tempo_fence_wait() - wait for a sync_file
