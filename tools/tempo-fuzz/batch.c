@@ -325,13 +325,17 @@ static void gen_dispatch(struct gen *g)
 {
 	struct fz_rng *r = g->r;
 	uint32_t kernel = fz_below(r, 5);
-	uint32_t gx, gy, gz, args[8], nargs;
+	uint32_t gx, gy, gz, args[8] = { 0 }, nargs;
 	uint64_t groups = dispatch_groups(g, &gx, &gy, &gz);
 
 	if (groups > 4096)
 		g->risky = true;
 	nargs = dispatch_args(g, kernel, groups, args);
-	/* Wrong argument counts and unknown kernels are illegal (-EILSEQ). */
+	/*
+	 * Wrong argument counts and unknown kernels are illegal (-EILSEQ). A
+	 * count above what dispatch_args() filled sends zeros, so that a run
+	 * is the same again from its seed.
+	 */
 	if (fz_chance(r, 32))
 		nargs = fz_below(r, 8);
 	if (fz_chance(r, 32))
