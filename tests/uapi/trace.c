@@ -136,6 +136,33 @@ TEST_F(trace, a_job_traces_its_ioctl_queue_run_and_end)
 }
 
 /*
+ * Every ioctl of the driver is traced by its name, with the errno the
+ * caller gets; DRM's own ioctls (GET_CAP here) are not.
+ */
+TEST_F(trace, a_rejected_ioctl_traces_its_name_and_errno_drms_are_not_traced)
+{
+	struct drm_tempo_ctx_destroy d = { .ctx_id = 0x7fffffff };
+	struct drm_get_cap cap = { .capability = DRM_CAP_SYNCOBJ };
+	char want[96], *text;
+
+	ASSERT_EQ(0, ioctl(self->env.fd, DRM_IOCTL_GET_CAP, &cap));
+	ASSERT_EQ(-1, ioctl(self->env.fd, DRM_IOCTL_TEMPO_CTX_DESTROY, &d));
+	ASSERT_EQ(ENOENT, errno);
+	text = trace_text(self->inst);
+	ASSERT_NE(NULL, text);
+	snprintf(want, sizeof(want), "nr=%u CTX_DESTROY\n",
+		 DRM_TEMPO_CTX_DESTROY);
+	ASSERT_NE(NULL, strstr(text, want)) TH_LOG("%s", text);
+	snprintf(want, sizeof(want), "nr=%u ret=%d\n", DRM_TEMPO_CTX_DESTROY,
+		 -ENOENT);
+	ASSERT_NE(NULL, strstr(text, want)) TH_LOG("%s", text);
+	/* Only the one ioctl: GET_CAP went by untraced. */
+	ASSERT_EQ(NULL, strstr(strstr(text, "tempo_ioctl: ") + 1,
+			       "tempo_ioctl: ")) TH_LOG("%s", text);
+	free(text);
+}
+
+/*
  * The "KEY=VALUE" of @key (" KEY=") on the first @event line, up to a
  * space, comma or newline, or ""
  */

@@ -292,52 +292,96 @@ static void tempo_postclose(struct drm_device *dev, struct drm_file *file)
 	kfree(tfile);
 }
 
-/* Each ioctl behind a wrapper that traces its entry and its result. */
-#define TEMPO_TRACED(n, func)						\
-static int tempo_traced_##func(struct drm_device *dev, void *data,	\
-			       struct drm_file *file)			\
-{									\
-	int ret;							\
-									\
-	trace_tempo_ioctl(to_tempo_file(file)->client_id, DRM_TEMPO_##n, #n);		\
-	ret = tempo_ioctl_##func(dev, data, file);			\
-	trace_tempo_ioctl_done(to_tempo_file(file)->client_id, DRM_TEMPO_##n, ret);	\
-	return ret;							\
-}
-
-TEMPO_TRACED(QUERY, query)
-TEMPO_TRACED(BO_CREATE, bo_create)
-TEMPO_TRACED(BO_MMAP_OFFSET, bo_mmap_offset)
-TEMPO_TRACED(VM_MAP, vm_map)
-TEMPO_TRACED(VM_UNMAP, vm_unmap)
-TEMPO_TRACED(CTX_CREATE, ctx_create)
-TEMPO_TRACED(CTX_DESTROY, ctx_destroy)
-TEMPO_TRACED(CTX_GET_PARAM, ctx_get_param)
-TEMPO_TRACED(CTX_SET_PARAM, ctx_set_param)
-TEMPO_TRACED(EXEC, exec)
-TEMPO_TRACED(SCHED, sched)
-#undef TEMPO_TRACED
-
 static const struct drm_ioctl_desc tempo_ioctls[] = {
-#define TEMPO_IOCTL(n, func) \
-	DRM_IOCTL_DEF_DRV(TEMPO_##n, tempo_traced_##func, DRM_RENDER_ALLOW)
-	TEMPO_IOCTL(QUERY, query),
-	TEMPO_IOCTL(BO_CREATE, bo_create),
-	TEMPO_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset),
-	TEMPO_IOCTL(VM_MAP, vm_map),
-	TEMPO_IOCTL(VM_UNMAP, vm_unmap),
-	TEMPO_IOCTL(CTX_CREATE, ctx_create),
-	TEMPO_IOCTL(CTX_DESTROY, ctx_destroy),
-	TEMPO_IOCTL(CTX_GET_PARAM, ctx_get_param),
-	TEMPO_IOCTL(CTX_SET_PARAM, ctx_set_param),
-	TEMPO_IOCTL(EXEC, exec),
-	TEMPO_IOCTL(SCHED, sched),
-#undef TEMPO_IOCTL
+	DRM_IOCTL_DEF_DRV(TEMPO_QUERY, tempo_ioctl_query, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_BO_CREATE, tempo_ioctl_bo_create,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_BO_MMAP_OFFSET, tempo_ioctl_bo_mmap_offset,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_VM_MAP, tempo_ioctl_vm_map, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_VM_UNMAP, tempo_ioctl_vm_unmap,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_CTX_CREATE, tempo_ioctl_ctx_create,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_CTX_DESTROY, tempo_ioctl_ctx_destroy,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_CTX_GET_PARAM, tempo_ioctl_ctx_get_param,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_CTX_SET_PARAM, tempo_ioctl_ctx_set_param,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_EXEC, tempo_ioctl_exec, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TEMPO_SCHED, tempo_ioctl_sched, DRM_RENDER_ALLOW),
 };
 
+/*
+ * The &drm_ioctl_desc of tempo's ioctl @cmd, or NULL for DRM's own (and
+ * for numbers no ioctl has).
+ */
+static const struct drm_ioctl_desc *tempo_ioctl_desc(unsigned int cmd)
+{
+	unsigned int nr = _IOC_NR(cmd);
+
+	if (nr < DRM_COMMAND_BASE ||
+	    nr >= DRM_COMMAND_BASE + ARRAY_SIZE(tempo_ioctls))
+		return NULL;
+	return &tempo_ioctls[nr - DRM_COMMAND_BASE];
+}
+
+/*
+ * Every ioctl of the driver, traced at its entry and with its result
+ * (tempo_ioctl, tempo_ioctl_done); DRM's own go through untraced.
+ */
+static long tempo_trace_ioctl(struct file *filp, unsigned int cmd,
+			      unsigned long arg,
+			      long (*ioctl)(struct file *, unsigned int,
+					    unsigned long))
+{
+	const struct drm_ioctl_desc *desc = tempo_ioctl_desc(cmd);
+	struct drm_file *file = filp->private_data;
+	u64 client = to_tempo_file(file)->client_id;
+	unsigned int nr = _IOC_NR(cmd) - DRM_COMMAND_BASE;
+	long ret;
+
+	if (!desc)
+		return ioctl(filp, cmd, arg);
+	/* "DRM_IOCTL_TEMPO_QUERY": "QUERY" */
+	trace_tempo_ioctl(client, nr, desc->name + strlen("DRM_IOCTL_TEMPO_"));
+	ret = ioctl(filp, cmd, arg);
+	trace_tempo_ioctl_done(client, nr, ret);
+	return ret;
+}
+
+static long tempo_drm_ioctl(struct file *filp, unsigned int cmd,
+			    unsigned long arg)
+{
+	return tempo_trace_ioctl(filp, cmd, arg, drm_ioctl);
+}
+
+#ifdef CONFIG_COMPAT
+static long tempo_drm_compat_ioctl(struct file *filp, unsigned int cmd,
+				   unsigned long arg)
+{
+	return tempo_trace_ioctl(filp, cmd, arg, drm_compat_ioctl);
+}
+#endif
+
+/* DRM_GEM_FOPS, but for the traced ioctls. */
 const struct file_operations tempo_fops = {
 	.owner = THIS_MODULE,
-	DRM_GEM_FOPS,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = tempo_drm_ioctl,
+#ifdef CONFIG_COMPAT
+	.compat_ioctl = tempo_drm_compat_ioctl,
+#endif
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.get_unmapped_area = drm_gem_get_unmapped_area,
+	.mmap = drm_gem_mmap,
+#ifndef TEMPO_COMPAT_NO_FOP_FLAGS
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+#endif
 	.show_fdinfo = drm_show_fdinfo,
 };
 

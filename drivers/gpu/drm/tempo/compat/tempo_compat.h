@@ -22,6 +22,7 @@
  *   trace events print (6.x; mainline names jobs by their fence).
  * - TEMPO_COMPAT_FILE_PID_FIXED: drm_file.pid is the opener's, not an
  *   RCU-protected pointer.
+ * - TEMPO_COMPAT_NO_FOP_FLAGS: struct file_operations has no fop_flags.
  * - TEMPO_COMPAT_FENCE_PINS_MODULE: a fence's last reference calls into
  *   the module that made it, even signalled.
  * - TEMPO_COMPAT_ENTITY_KILL_LEAKS: drm_sched's entity kill leaks a fence
@@ -74,6 +75,18 @@ void tempo_compat_debugfs_init(struct drm_minor *minor);
 #elif defined(TEMPO_HAVE_DRM_DRIVER_GEM_PRIME_MMAP) || \
 	!defined(TEMPO_HAVE_DRM_DEBUGFS_ADD_FILES)
 #error "a kernel without drm_driver.date but with older members"
+#endif
+
+/* --- file_operations ----------------------------------------------------- */
+
+/* Without it, the default placement, as DRM_GEM_FOPS had. */
+#ifndef TEMPO_HAVE_DRM_GEM_GET_UNMAPPED_AREA
+#define drm_gem_get_unmapped_area	NULL
+#endif
+
+/* drm_open() marks each file as taking unsigned offsets itself (6.1). */
+#ifndef TEMPO_HAVE_FILE_OPERATIONS_FOP_FLAGS
+#define TEMPO_COMPAT_NO_FOP_FLAGS	1
 #endif
 
 /* --- debugfs: drm_debugfs_add_files() (6.3) ------------------------------- */
