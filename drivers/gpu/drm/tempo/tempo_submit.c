@@ -83,9 +83,9 @@ struct tempo_out_sync {
  * @out: room for a few out-syncs
  * @out_objs: room for the syncobjs and chain nodes of a few out-syncs
  *
- * Left uninitialised (the kernel may clear every stack variable on entry,
- * which under emulation costs an iteration per word): each array is
- * written before it is read, up to the counts the exec uses.
+ * Left uninitialised (__uninitialized, where the kernel clears stack
+ * variables; see Documentation/benchmarks.rst): each array is written
+ * before it is read, up to the counts the exec uses.
  */
 struct tempo_submit_room {
 	u64 batches[TEMPO_MAX_BATCHES];
@@ -129,8 +129,8 @@ struct tempo_submit {
 };
 
 /*
- * No extension is defined for exec: any one is -EINVAL. Out of line, so
- * that an exec without extensions does not clear the chain on its stack.
+ * No extension is defined for exec: any one is -EINVAL. Out of line:
+ * the chain's stack is not cleared for an exec without extensions.
  */
 static noinline int submit_check_exts(struct tempo_submit *s)
 {
@@ -350,7 +350,11 @@ static int submit_lock_resv(struct tempo_submit *s)
 	return dma_resv_reserve_fences(resv, 1);
 }
 
-/* Point of no return once armed: nothing fails after that. */
+/*
+ * Push the job. It may still fail before its job is armed (the context
+ * was banned meanwhile), and then nothing was queued; once armed, nothing
+ * fails any more.
+ */
 static struct dma_fence *submit_push(struct tempo_submit *s)
 {
 	/* Without out-syncs, sync_file or private buffers, no one needs it. */
@@ -407,10 +411,7 @@ static void submit_publish_fd(struct tempo_submit *s, struct dma_fence *fence)
 	s->sync_file = NULL;
 }
 
-/*
- * Free an array unless it is in the submission's room. Most execs have no
- * array at all: no call to kfree() for them.
- */
+/* Free an array unless it is in the submission's room. */
 static void free_unless_inline(const void *array, const void *inline_array)
 {
 	if (array && array != inline_array)
@@ -442,23 +443,6 @@ static void submit_fini(struct tempo_submit *s)
 		tempo_ctx_put(s->ctx);
 }
 
-/*
- * The steps before the point of no return, in order; submit_fini()
- * releases what they took. Called directly, not through a table, so that
- * the compiler can inline them: indirect calls are dear with retpolines.
- */
-static int submit_prepare(struct tempo_submit *s)
-{
-	return submit_check_args(s) ?:
-	       submit_lookup(s) ?:
-	       submit_copy_in(s) ?:
-	       submit_job_init(s) ?:
-	       submit_add_deps(s) ?:
-	       submit_get_out_syncs(s) ?:
-	       submit_prepare_sync_file(s) ?:
-	       submit_lock_resv(s);
-}
-
 /**
  * tempo_ioctl_exec() - DRM_IOCTL_TEMPO_EXEC
  * @dev: the DRM device
@@ -481,16 +465,43 @@ int tempo_ioctl_exec(struct drm_device *dev, void *data, struct drm_file *file)
 	struct dma_fence *fence;
 	int ret;
 
-	ret = submit_prepare(&s);
-	if (!ret) {
-		fence = submit_push(&s);
-		ret = PTR_ERR_OR_ZERO(fence);
+	/* Check, look up, copy in and prepare: each undone by submit_fini(). */
+	ret = submit_check_args(&s);
+	if (ret)
+		goto out;
+	ret = submit_lookup(&s);
+	if (ret)
+		goto out;
+	ret = submit_copy_in(&s);
+	if (ret)
+		goto out;
+	ret = submit_job_init(&s);
+	if (ret)
+		goto out;
+	ret = submit_add_deps(&s);
+	if (ret)
+		goto out;
+	ret = submit_get_out_syncs(&s);
+	if (ret)
+		goto out;
+	ret = submit_prepare_sync_file(&s);
+	if (ret)
+		goto out;
+	ret = submit_lock_resv(&s);
+	if (ret)
+		goto out;
+
+	fence = submit_push(&s);
+	if (IS_ERR(fence)) {
+		ret = PTR_ERR(fence);
+		goto out;
 	}
-	if (!ret) {
-		submit_publish_syncs(&s, fence);
-		submit_publish_fd(&s, fence);
-		dma_fence_put(fence);
-	}
+
+	/* The job is queued: nothing can fail after this point. */
+	submit_publish_syncs(&s, fence);
+	submit_publish_fd(&s, fence);
+	dma_fence_put(fence);
+out:
 	submit_fini(&s);
 	return ret;
 }
