@@ -322,7 +322,8 @@ static const struct drm_ioctl_desc *tempo_ioctl_desc(unsigned int cmd)
 	unsigned int nr = _IOC_NR(cmd);
 
 	if (nr < DRM_COMMAND_BASE ||
-	    nr >= DRM_COMMAND_BASE + ARRAY_SIZE(tempo_ioctls))
+	    nr >= DRM_COMMAND_BASE + ARRAY_SIZE(tempo_ioctls) ||
+	    !tempo_ioctls[nr - DRM_COMMAND_BASE].name)
 		return NULL;
 	return &tempo_ioctls[nr - DRM_COMMAND_BASE];
 }
@@ -344,8 +345,8 @@ static long tempo_trace_ioctl(struct file *filp, unsigned int cmd,
 
 	if (!desc)
 		return ioctl(filp, cmd, arg);
-	/* "DRM_IOCTL_TEMPO_QUERY": "QUERY" */
-	trace_tempo_ioctl(client, nr, desc->name + strlen("DRM_IOCTL_TEMPO_"));
+	/* The entry's name, "TEMPO_QUERY": "QUERY" */
+	trace_tempo_ioctl(client, nr, desc->name + strlen("TEMPO_"));
 	ret = ioctl(filp, cmd, arg);
 	trace_tempo_ioctl_done(client, nr, ret);
 	return ret;
