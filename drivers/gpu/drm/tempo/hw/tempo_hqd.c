@@ -824,37 +824,6 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 }
 
 /**
- * tempo_hw_hqd_kick() - start the command processor on a queue's new work
- * @hqd: the queue a job was just submitted to
- * @in_place: when the engine's command processor is idle, run it here
- *	instead of waking its thread
- *
- * In place, the caller's context runs the command processor for a bounded
- * time (see "Command processor"): an idle engine's job costs no wake-up of
- * its thread. It hands the engine over to the thread when the time is up,
- * when a packet must wait, or for a gang; a busy command processor is left
- * to its thread. Priorities, preemption and fences behave as in the thread.
- *
- * Context: process; does not allocate. In place it may signal fences and
- * run the job's packets.
- */
-void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place)
-{
-	struct tempo_engine *engine = hqd->engine;
-	unsigned long flags;
-
-	if (in_place) {
-		if (tempo_cp_run_in_place(engine))
-			return;
-		/* Ring again: running in place took the doorbell. */
-		spin_lock_irqsave(&engine->lock, flags);
-		engine->doorbell = true;
-		spin_unlock_irqrestore(&engine->lock, flags);
-	}
-	wake_up(&engine->wq);
-}
-
-/**
  * tempo_hw_fence_init() - initialise a fence the hardware will signal
  * @fence: allocated as &struct tempo_hw_fence says
  * @context: its dma_fence context

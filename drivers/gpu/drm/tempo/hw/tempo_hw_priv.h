@@ -418,7 +418,6 @@ int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
 int tempo_cp_start(struct tempo_engine *engine);
 void tempo_cp_stop(struct tempo_engine *engine);
 void tempo_cp_drain(struct tempo_engine *engine);
-bool tempo_cp_run_in_place(struct tempo_engine *engine);
 
 /* tempo_cu.c */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
