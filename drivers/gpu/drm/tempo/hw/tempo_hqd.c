@@ -156,31 +156,6 @@ static bool has_work(const struct tempo_hw_hqd *hqd)
 	return hqd->mqd.active && hqd->mqd.rptr != hqd->mqd.wptr;
 }
 
-/**
- * tempo_hqd_is_high() - whether a queue has the high pipe priority
- * @hqd: the queue
- *
- * Context: any; a racy read, for heuristics.
- * Return: true for pipe priority 2.
- */
-bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd)
-{
-	return READ_ONCE(hqd->mqd.pipe_priority) == TEMPO_HW_PIPE_PRIO_MAX;
-}
-
-/**
- * tempo_hqd_rank() - a queue's priority as one number
- * @hqd: the queue
- *
- * Context: any; a racy read, for heuristics.
- * Return: pipe priority first, then queue priority; higher runs first.
- */
-u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd)
-{
-	return READ_ONCE(hqd->mqd.pipe_priority) * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
-	       READ_ONCE(hqd->mqd.queue_priority);
-}
-
 static bool aborting(const struct tempo_hw_hqd *hqd)
 {
 	return hqd->abort_seqno != 0;

@@ -369,6 +369,37 @@ struct tempo_packet {
 	u32 dw[TEMPO_HW_MAX_PACKET_DW];
 };
 
+/*
+ * An HQD's priorities as its MQD holds them: what arbitration (tempo_hqd.c)
+ * and the CU pool's sequencer (tempo_cu.c) read, without a call into
+ * either file.
+ */
+
+/**
+ * tempo_hqd_is_high() - whether a queue has the high pipe priority
+ * @hqd: the queue
+ *
+ * Context: any; a racy read, for heuristics.
+ * Return: true for pipe priority 2.
+ */
+static inline bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd)
+{
+	return READ_ONCE(hqd->mqd.pipe_priority) == TEMPO_HW_PIPE_PRIO_MAX;
+}
+
+/**
+ * tempo_hqd_rank() - a queue's priority as one number
+ * @hqd: the queue
+ *
+ * Context: any; a racy read, for heuristics.
+ * Return: pipe priority first, then queue priority; higher runs first.
+ */
+static inline u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd)
+{
+	return READ_ONCE(hqd->mqd.pipe_priority) * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
+	       READ_ONCE(hqd->mqd.queue_priority);
+}
+
 /* tempo_hw.c */
 u64 tempo_clock_cpu(void);
 u64 tempo_clock_thread(void);
@@ -391,8 +422,6 @@ int tempo_mem_sum32(struct tempo_hw_mmu *mmu, u64 va, u64 len, u64 *sum);
 /* tempo_hqd.c */
 void tempo_hqd_init(struct tempo_engine *engine, u32 index,
 		    struct tempo_hw_job **ring, u32 ring_size);
-bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd);
-u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd);
 struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
 void tempo_hqd_fetch(struct tempo_hw_hqd *hqd);
