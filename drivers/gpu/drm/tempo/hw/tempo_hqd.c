@@ -38,91 +38,11 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
 #include "tempo_hw_trace.h"
-
-static const char *fence_driver_name(struct dma_fence *fence)
-{
-	return "tempo";
-}
-
-static const char *fence_timeline_name(struct dma_fence *fence)
-{
-	return "tempo-hqd";
-}
-
-/*
- * Hardware fences initialised and not yet freed, where a fence may not
- * outlive the module (TEMPO_HW_FENCE_PINS_MODULE): its teardown
- * waits for them (tempo_hw_wait_fences_freed()).
- */
-static atomic_t fences_alive = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(fences_wq);
-
-/*
- * The last thing a fence does: free the allocation it starts, as
- * dma_fence_free() would, and count itself out. From an RCU callback, so
- * that the teardown's rcu_barrier() knows when no CPU runs it any more.
- */
-static void fence_free_rcu(struct rcu_head *rcu)
-{
-	kfree(container_of(rcu, struct dma_fence, rcu));
-	if (atomic_dec_and_test(&fences_alive))
-		wake_up_all(&fences_wq);
-}
-
-static void fence_release(struct dma_fence *fence)
-{
-	call_rcu(&fence->rcu, fence_free_rcu);
-}
-
-/* Without .release, a signalled fence is detached from these. */
-static const struct dma_fence_ops tempo_hw_fence_ops = {
-	.get_driver_name = fence_driver_name,
-	.get_timeline_name = fence_timeline_name,
-	.release = TEMPO_HW_FENCE_PINS_MODULE ? fence_release : NULL,
-};
-
-static void fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
-{
-	if (TEMPO_HW_FENCE_PINS_MODULE)
-		atomic_inc(&fences_alive);
-	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
-		       context, seqno);
-}
-
-/**
- * tempo_hw_wait_fences_freed() - wait until no hardware fence needs the module
- * @hw: the GPU, stopped: every fence it was given has signalled
- *
- * Where dma_fence_signal() detaches a signalled fence from its ops, a
- * fence may outlive the module and this returns at once. Elsewhere a
- * fence's last reference calls into the module, and a fence someone
- * keeps (a sync_file, a syncobj, through a scheduler fence) keeps the
- * module's teardown waiting here for as long as it is kept; it says so
- * every 10 s.
- *
- * Context: process; may sleep.
- */
-void tempo_hw_wait_fences_freed(struct tempo_hw *hw)
-{
-	int n = atomic_read(&fences_alive);
-
-	if (n)
-		dev_info(hw->dev, "waiting for %d hardware fences to be released\n",
-			 n);
-	while (!wait_event_timeout(fences_wq, !atomic_read(&fences_alive),
-				   10 * HZ))
-		dev_warn(hw->dev, "%d hardware fences still held at teardown\n",
-			 atomic_read(&fences_alive));
-	/* The last fence_free_rcu() may still be returning. */
-	rcu_barrier();
-}
 
 /**
  * tempo_hqd_init() - program an HQD's MQD at device init
@@ -792,27 +712,10 @@ struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
 	spin_lock_init(&fence->lock);
 	spin_lock_irqsave(&engine->lock, flags);
 	ring_write(hqd, job);
-	fence_init(fence, hqd->fence_context, job->seqno);
+	tempo_fence_init(fence, hqd->fence_context, job->seqno);
 	dma_fence_get(&fence->base); /* the ring's reference */
 	spin_unlock_irqrestore(&engine->lock, flags);
 	return dma_fence_get(&fence->base);
-}
-
-/**
- * tempo_hw_fence_init() - initialise a fence the hardware will signal
- * @fence: allocated as &struct tempo_hw_fence says
- * @context: its dma_fence context
- * @seqno: its seqno in @context
- *
- * For gang fences, which software initialises at submission so that it
- * can order gangs on them.
- *
- * Context: any.
- */
-void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
-{
-	spin_lock_init(&fence->lock);
-	fence_init(fence, context, seqno);
 }
 
 /**
@@ -905,19 +808,6 @@ bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd)
 	return !tempo_hw_hqd_pending(hqd);
 }
 
-static void fence_end(struct tempo_hw_fence *hw_fence, int error)
-{
-	struct dma_fence *fence = &hw_fence->base;
-	bool cookie = dma_fence_begin_signalling();
-
-	if (hw_fence->ended)
-		hw_fence->ended(hw_fence->data, error);
-	if (error)
-		dma_fence_set_error(fence, error);
-	dma_fence_signal(fence);
-	dma_fence_end_signalling(cookie);
-}
-
 /* A member ended: the gang's fence signals when the last one does. */
 static void gang_member_end(struct tempo_hw_gang *gang, int error)
 {
@@ -926,7 +816,7 @@ static void gang_member_end(struct tempo_hw_gang *gang, int error)
 	if (error)
 		atomic_cmpxchg(&gang->error, 0, error);
 	if (atomic_dec_and_test(&gang->pending))
-		fence_end(gang->fence, atomic_read(&gang->error));
+		tempo_fence_end(gang->fence, atomic_read(&gang->error));
 	dma_fence_put(fence);
 }
 
@@ -960,7 +850,7 @@ void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
 	}
 	/* The scheduler may free @job as soon as its fence signals. */
 	fence = &job->fence->base;
-	fence_end(job->fence, error);
+	tempo_fence_end(job->fence, error);
 	dma_fence_put(fence);
 }
 

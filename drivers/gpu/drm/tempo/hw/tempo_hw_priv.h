@@ -419,6 +419,10 @@ int tempo_mem_atomic_add(struct tempo_hw_mmu *mmu, u64 va, u64 value);
 int tempo_mem_read64(struct tempo_hw_mmu *mmu, u64 va, u64 *value);
 int tempo_mem_sum32(struct tempo_hw_mmu *mmu, u64 va, u64 len, u64 *sum);
 
+/* tempo_fence.c */
+void tempo_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno);
+void tempo_fence_end(struct tempo_hw_fence *hw_fence, int error);
+
 /* tempo_hqd.c */
 void tempo_hqd_init(struct tempo_engine *engine, u32 index,
 		    struct tempo_hw_job **ring, u32 ring_size);
