@@ -133,7 +133,7 @@ static int cp_interrupted(struct tempo_cp_exec *x)
 
 	if (READ_ONCE(x->engine->stopping))
 		return -ECANCELED;
-	ret = tempo_hqd_abort_pending(x->hqd, x->st->job);
+	ret = tempo_ring_abort_pending(x->hqd, x->st->job);
 	if (!ret && tempo_hqd_hung(x->hqd, x->st->job))
 		ret = -ETIMEDOUT;
 	return ret;
@@ -733,7 +733,7 @@ static void cp_end_job(struct tempo_cp_exec *x, int error)
 	x->st->job = NULL;
 	if (job->gang)
 		gang_leave(job, true);
-	tempo_hqd_retire(x->hqd, job, error);
+	tempo_ring_retire(x->hqd, job, error);
 }
 
 /* One turn: arbitrate, then run the chosen queue until it stops. */
@@ -866,7 +866,7 @@ void tempo_cp_drain(struct tempo_engine *engine)
 		if (x.st->job)
 			cp_end_job(&x, -ECANCELED);
 		while (mqd->rptr != mqd->wptr)
-			tempo_hqd_retire(x.hqd, mqd->ring[mqd->rptr &
+			tempo_ring_retire(x.hqd, mqd->ring[mqd->rptr &
 					 (mqd->ring_size - 1)], -ECANCELED);
 	}
 }

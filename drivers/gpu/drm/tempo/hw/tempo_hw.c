@@ -7,12 +7,19 @@
  * DOC: Emulated GPU
  *
  * The emulated GPU is built from three parts, one file each: hardware
- * queues with their MQDs (tempo_hqd.c), one command processor per engine
- * (tempo_cp.c) and a pool of compute units (tempo_cu.c). Packets are
- * decoded in tempo_isa.c and every memory access goes through the job's
- * address space in tempo_mem.c. Software sees the GPU only through
- * tempo_hw.h: create it with a topology, write jobs into HQD rings, abort a
- * job, read the MQDs.
+ * queues with their MQDs and their arbitration (tempo_hqd.c), one command
+ * processor per engine (tempo_cp.c) and a pool of compute units
+ * (tempo_cu.c). Jobs enter and leave the queues' rings in tempo_ring.c,
+ * whose fences tempo_fence.c keeps. Packets are decoded in tempo_isa.c and
+ * every memory access goes through the job's address space in
+ * tempo_mem.c. Software sees the GPU only through tempo_hw.h: create it
+ * with a topology, write jobs into HQD rings, abort a job, read the MQDs.
+ *
+ * Calls among these files go one way only: the command processor calls
+ * the rings, the queues and the compute units; the rings call the queues
+ * and the fences; the queues call the compute units, which call none of
+ * them. What both the queues and the compute units read of a queue, its
+ * priorities, is in the private header (tempo_hqd_rank()).
  */
 
 /**

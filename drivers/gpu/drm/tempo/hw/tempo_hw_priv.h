@@ -442,10 +442,14 @@ bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end);
 u64 tempo_hqd_next_yield(struct tempo_engine *engine,
 			 struct tempo_hw_hqd *running, u64 slice_end);
-void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
-		      int error);
-int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
-			    const struct tempo_hw_job *job);
+void tempo_hqd_high_busy(struct tempo_hw_hqd *hqd, bool busy);
+void tempo_hqd_queued(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job);
+
+/* tempo_ring.c */
+void tempo_ring_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+		       int error);
+int tempo_ring_abort_pending(struct tempo_hw_hqd *hqd,
+			     const struct tempo_hw_job *job);
 
 /* tempo_cp.c */
 int tempo_cp_start(struct tempo_engine *engine);
