@@ -9,8 +9,10 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/wait.h>
 
 #include <drm/tempo_drm.h>
@@ -400,9 +402,50 @@ static inline u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd)
 	       READ_ONCE(hqd->mqd.queue_priority);
 }
 
-/* tempo_hw.c */
-u64 tempo_clock_cpu(void);
-u64 tempo_clock_thread(void);
+/*
+ * The clocks of the threads of the emulation (see "GPU time" in
+ * tempo_hw.c), which the command processors, the compute units and the
+ * queues' accounting read.
+ */
+
+/**
+ * tempo_clock_cpu() - the current thread's CPU time
+ *
+ * The scheduler's count as of its last update (a tick or a context switch
+ * at most before): the running delta is not exported to modules. For
+ * the host CPU time the emulation costs (fdinfo's tempo-cpu-<class>).
+ *
+ * Context: process.
+ * Return: nanoseconds.
+ */
+static inline u64 tempo_clock_cpu(void)
+{
+	return READ_ONCE(current->se.sum_exec_runtime);
+}
+
+/**
+ * tempo_clock_thread() - the current thread's clock
+ *
+ * The thread is a command processor's, a compute unit's or a submitter's
+ * running a command processor in place. Its clock is CLOCK_MONOTONIC less
+ * the time the thread waited for a CPU while runnable (woken, or
+ * preempted), which the kernel counts per task with CONFIG_SCHED_INFO and
+ * brings up to date each time the task gets a CPU, so that a running
+ * thread reads it exactly: the clock runs while the thread runs or
+ * sleeps. Without CONFIG_SCHED_INFO (Debian's kernels all have it) it is
+ * the host's clock.
+ *
+ * Context: process.
+ * Return: nanoseconds; only differences mean anything.
+ */
+static inline u64 tempo_clock_thread(void)
+{
+#ifdef CONFIG_SCHED_INFO
+	return ktime_get_ns() - READ_ONCE(current->sched_info.run_delay);
+#else
+	return ktime_get_ns();
+#endif
+}
 
 /* tempo_isa.c */
 int tempo_isa_check_header(u32 header, u32 *op, u32 *len);
