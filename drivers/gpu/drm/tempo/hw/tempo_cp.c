@@ -133,7 +133,7 @@ static int cp_interrupted(struct tempo_cp_exec *x)
 
 	if (READ_ONCE(x->engine->stopping))
 		return -ECANCELED;
-	ret = tempo_hqd_abort_pending(x->hqd, x->st->job);
+	ret = tempo_ring_abort_pending(x->hqd, x->st->job);
 	if (!ret && tempo_hqd_hung(x->hqd, x->st->job))
 		ret = -ETIMEDOUT;
 	return ret;
@@ -733,7 +733,7 @@ static void cp_end_job(struct tempo_cp_exec *x, int error)
 	x->st->job = NULL;
 	if (job->gang)
 		gang_leave(job, true);
-	tempo_hqd_retire(x->hqd, job, error);
+	tempo_ring_retire(x->hqd, job, error);
 }
 
 /* One turn: arbitrate, then run the chosen queue until it stops. */
@@ -794,7 +794,7 @@ static int cp_thread(void *data)
  * Return: true when no queue has work left, false when the thread must go
  * on (busy, handed over, or out of time).
  */
-bool tempo_cp_run_in_place(struct tempo_engine *engine)
+static bool tempo_cp_run_in_place(struct tempo_engine *engine)
 {
 	struct tempo_cp_exec x = {
 		.engine = engine,
@@ -811,6 +811,37 @@ bool tempo_cp_run_in_place(struct tempo_engine *engine)
 	}
 	mutex_unlock(&engine->cp_mutex);
 	return turn == TEMPO_CP_IDLE;
+}
+
+/**
+ * tempo_hw_hqd_kick() - start the command processor on a queue's new work
+ * @hqd: the queue a job was just submitted to
+ * @in_place: when the engine's command processor is idle, run it here
+ *	instead of waking its thread
+ *
+ * In place, the caller's context runs the command processor for a bounded
+ * time (see "Command processor"): an idle engine's job costs no wake-up of
+ * its thread. It hands the engine over to the thread when the time is up,
+ * when a packet must wait, or for a gang; a busy command processor is left
+ * to its thread. Priorities, preemption and fences behave as in the thread.
+ *
+ * Context: process; does not allocate. In place it may signal fences and
+ * run the job's packets.
+ */
+void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place)
+{
+	struct tempo_engine *engine = hqd->engine;
+	unsigned long flags;
+
+	if (in_place) {
+		if (tempo_cp_run_in_place(engine))
+			return;
+		/* Ring again: running in place took the doorbell. */
+		spin_lock_irqsave(&engine->lock, flags);
+		engine->doorbell = true;
+		spin_unlock_irqrestore(&engine->lock, flags);
+	}
+	wake_up(&engine->wq);
 }
 
 /**
@@ -835,7 +866,7 @@ void tempo_cp_drain(struct tempo_engine *engine)
 		if (x.st->job)
 			cp_end_job(&x, -ECANCELED);
 		while (mqd->rptr != mqd->wptr)
-			tempo_hqd_retire(x.hqd, mqd->ring[mqd->rptr &
+			tempo_ring_retire(x.hqd, mqd->ring[mqd->rptr &
 					 (mqd->ring_size - 1)], -ECANCELED);
 	}
 }

@@ -11,7 +11,7 @@
  * descriptors with read and write pointers, a pipe priority (0..2), a queue
  * priority (0..15) and an active bit. Submitting a job writes its
  * descriptor at the write pointer, advances it and rings the engine's
- * doorbell; nothing else.
+ * doorbell; nothing else (see "Submission and completion").
  *
  * Arbitration: the engine's command processor runs the active queue with
  * work whose (pipe priority, queue priority) is highest, with two
@@ -33,96 +33,16 @@
  * that waits sleeps no longer than tempo_hqd_next_yield() says is left
  * before a quantum or a slice ends or a waiting queue reaches the
  * starvation bound: GPU time never runs faster than the host's clock.
- * At a job's END the command processor signals the job's fence and
- * advances the read pointer.
+ * At a job's END the command processor advances the read pointer and
+ * signals the job's fence (see "Submission and completion").
  */
 
 #include <linux/dma-fence.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
 #include "tempo_hw_trace.h"
-
-static const char *fence_driver_name(struct dma_fence *fence)
-{
-	return "tempo";
-}
-
-static const char *fence_timeline_name(struct dma_fence *fence)
-{
-	return "tempo-hqd";
-}
-
-/*
- * Hardware fences initialised and not yet freed, where a fence may not
- * outlive the module (TEMPO_HW_FENCE_PINS_MODULE): its teardown
- * waits for them (tempo_hw_wait_fences_freed()).
- */
-static atomic_t fences_alive = ATOMIC_INIT(0);
-static DECLARE_WAIT_QUEUE_HEAD(fences_wq);
-
-/*
- * The last thing a fence does: free the allocation it starts, as
- * dma_fence_free() would, and count itself out. From an RCU callback, so
- * that the teardown's rcu_barrier() knows when no CPU runs it any more.
- */
-static void fence_free_rcu(struct rcu_head *rcu)
-{
-	kfree(container_of(rcu, struct dma_fence, rcu));
-	if (atomic_dec_and_test(&fences_alive))
-		wake_up_all(&fences_wq);
-}
-
-static void fence_release(struct dma_fence *fence)
-{
-	call_rcu(&fence->rcu, fence_free_rcu);
-}
-
-/* Without .release, a signalled fence is detached from these. */
-static const struct dma_fence_ops tempo_hw_fence_ops = {
-	.get_driver_name = fence_driver_name,
-	.get_timeline_name = fence_timeline_name,
-	.release = TEMPO_HW_FENCE_PINS_MODULE ? fence_release : NULL,
-};
-
-static void fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
-{
-	if (TEMPO_HW_FENCE_PINS_MODULE)
-		atomic_inc(&fences_alive);
-	dma_fence_init(&fence->base, &tempo_hw_fence_ops, &fence->lock,
-		       context, seqno);
-}
-
-/**
- * tempo_hw_wait_fences_freed() - wait until no hardware fence needs the module
- * @hw: the GPU, stopped: every fence it was given has signalled
- *
- * Where dma_fence_signal() detaches a signalled fence from its ops, a
- * fence may outlive the module and this returns at once. Elsewhere a
- * fence's last reference calls into the module, and a fence someone
- * keeps (a sync_file, a syncobj, through a scheduler fence) keeps the
- * module's teardown waiting here for as long as it is kept; it says so
- * every 10 s.
- *
- * Context: process; may sleep.
- */
-void tempo_hw_wait_fences_freed(struct tempo_hw *hw)
-{
-	int n = atomic_read(&fences_alive);
-
-	if (n)
-		dev_info(hw->dev, "waiting for %d hardware fences to be released\n",
-			 n);
-	while (!wait_event_timeout(fences_wq, !atomic_read(&fences_alive),
-				   10 * HZ))
-		dev_warn(hw->dev, "%d hardware fences still held at teardown\n",
-			 atomic_read(&fences_alive));
-	/* The last fence_free_rcu() may still be returning. */
-	rcu_barrier();
-}
 
 /**
  * tempo_hqd_init() - program an HQD's MQD at device init
@@ -154,31 +74,6 @@ void tempo_hqd_init(struct tempo_engine *engine, u32 index,
 static bool has_work(const struct tempo_hw_hqd *hqd)
 {
 	return hqd->mqd.active && hqd->mqd.rptr != hqd->mqd.wptr;
-}
-
-/**
- * tempo_hqd_is_high() - whether a queue has the high pipe priority
- * @hqd: the queue
- *
- * Context: any; a racy read, for heuristics.
- * Return: true for pipe priority 2.
- */
-bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd)
-{
-	return READ_ONCE(hqd->mqd.pipe_priority) == TEMPO_HW_PIPE_PRIO_MAX;
-}
-
-/**
- * tempo_hqd_rank() - a queue's priority as one number
- * @hqd: the queue
- *
- * Context: any; a racy read, for heuristics.
- * Return: pipe priority first, then queue priority; higher runs first.
- */
-u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd)
-{
-	return READ_ONCE(hqd->mqd.pipe_priority) * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
-	       READ_ONCE(hqd->mqd.queue_priority);
 }
 
 static bool aborting(const struct tempo_hw_hqd *hqd)
@@ -686,7 +581,17 @@ u64 tempo_hqd_next_yield(struct tempo_engine *engine,
 	return next > now ? next - now : 0;
 }
 
-static void high_queue_busy(struct tempo_hw_hqd *hqd, bool busy)
+/**
+ * tempo_hqd_high_busy() - a queue gained or lost its work
+ * @hqd: the queue, its engine's lock held
+ * @busy: gained
+ *
+ * The CU pool keeps CUs for the queues of the high pipe priority that
+ * have work: when @hqd is one, this tells the pool.
+ *
+ * Context: any, with the engine's lock held.
+ */
+void tempo_hqd_high_busy(struct tempo_hw_hqd *hqd, bool busy)
 {
 	if (hqd->mqd.pipe_priority == TEMPO_HW_PIPE_PRIO_MAX)
 		tempo_cu_high_queue(&hqd->engine->hw->cus, busy);
@@ -736,14 +641,14 @@ void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 				    queue_priority);
 	busy = hqd->mqd.rptr != hqd->mqd.wptr;
 	if (busy)
-		high_queue_busy(hqd, false);
+		tempo_hqd_high_busy(hqd, false);
 	hqd->mqd.pipe_priority = min_t(u8, pipe_priority,
 				       TEMPO_HW_PIPE_PRIO_MAX);
 	hqd->mqd.queue_priority = min_t(u8, queue_priority,
 					TEMPO_HW_QUEUE_PRIO_MAX);
 	rank_changed(hqd, old_rank);
 	if (busy)
-		high_queue_busy(hqd, true);
+		tempo_hqd_high_busy(hqd, true);
 	engine->doorbell |= busy;
 	spin_unlock_irqrestore(&engine->lock, flags);
 	if (busy)
@@ -770,297 +675,18 @@ static u64 clock_for_mark(const struct tempo_engine *engine)
 	return now;
 }
 
-/* Write a job descriptor at the write pointer; the engine lock is held. */
-static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
+/**
+ * tempo_hqd_queued() - a job written into a queue's ring starts waiting
+ * @hqd: the queue, its engine's lock held
+ * @job: the job
+ *
+ * The job's engine wait starts from the engine's clock as the running
+ * job's command processor would publish it now.
+ *
+ * Context: any, with the engine's lock held.
+ */
+void tempo_hqd_queued(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 {
-	struct tempo_mqd *mqd = &hqd->mqd;
-
-	lockdep_assert_held(&hqd->engine->lock);
-	job->seqno = ++hqd->seqno;
-	job->hqd = hqd;
-	job->run_ns = 0;
-	job->cpu_ns = 0;
-	memset(&job->times, 0, sizeof(job->times));
-	job->times.queued = ktime_get_ns();
 	tempo_hqd_start_engine_wait(hqd->engine, hqd, job,
 				    clock_for_mark(hqd->engine));
-	WARN_ON(mqd->wptr - mqd->rptr >= mqd->ring_size);
-	mqd->ring[mqd->wptr & (mqd->ring_size - 1)] = job;
-	if (mqd->wptr == mqd->rptr)
-		high_queue_busy(hqd, true);
-	mqd->wptr++;
-	hqd->engine->doorbell = true;
-}
-
-/**
- * tempo_hw_hqd_submit() - write a job into an HQD ring and ring the doorbell
- * @hqd: the queue
- * @job: the job; its fence allocated as &struct tempo_hw_fence says
- *
- * The caller guarantees a free ring entry (the scheduler's credit limit is
- * the ring size). Does not allocate. The command processor starts the job
- * once the caller kicks it (tempo_hw_hqd_kick()).
- *
- * The fence starts with one reference, the caller's job's, dropped by
- * tempo_hw_fence_put(); the ring holds another until the job retires.
- *
- * Context: any; takes the engine's lock.
- * Return: a new reference to the job's fence.
- */
-struct dma_fence *tempo_hw_hqd_submit(struct tempo_hw_hqd *hqd,
-				      struct tempo_hw_job *job)
-{
-	struct tempo_engine *engine = hqd->engine;
-	struct tempo_hw_fence *fence = job->fence;
-	unsigned long flags;
-
-	spin_lock_init(&fence->lock);
-	spin_lock_irqsave(&engine->lock, flags);
-	ring_write(hqd, job);
-	fence_init(fence, hqd->fence_context, job->seqno);
-	dma_fence_get(&fence->base); /* the ring's reference */
-	spin_unlock_irqrestore(&engine->lock, flags);
-	return dma_fence_get(&fence->base);
-}
-
-/**
- * tempo_hw_hqd_kick() - start the command processor on a queue's new work
- * @hqd: the queue a job was just submitted to
- * @in_place: when the engine's command processor is idle, run it here
- *	instead of waking its thread
- *
- * In place, the caller's context runs the command processor for a bounded
- * time (see "Command processor"): an idle engine's job costs no wake-up of
- * its thread. It hands the engine over to the thread when the time is up,
- * when a packet must wait, or for a gang; a busy command processor is left
- * to its thread. Priorities, preemption and fences behave as in the thread.
- *
- * Context: process; does not allocate. In place it may signal fences and
- * run the job's packets.
- */
-void tempo_hw_hqd_kick(struct tempo_hw_hqd *hqd, bool in_place)
-{
-	struct tempo_engine *engine = hqd->engine;
-	unsigned long flags;
-
-	if (in_place) {
-		if (tempo_cp_run_in_place(engine))
-			return;
-		/* Ring again: running in place took the doorbell. */
-		spin_lock_irqsave(&engine->lock, flags);
-		engine->doorbell = true;
-		spin_unlock_irqrestore(&engine->lock, flags);
-	}
-	wake_up(&engine->wq);
-}
-
-/**
- * tempo_hw_fence_init() - initialise a fence the hardware will signal
- * @fence: allocated as &struct tempo_hw_fence says
- * @context: its dma_fence context
- * @seqno: its seqno in @context
- *
- * For gang fences, which software initialises at submission so that it
- * can order gangs on them.
- *
- * Context: any.
- */
-void tempo_hw_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno)
-{
-	spin_lock_init(&fence->lock);
-	fence_init(fence, context, seqno);
-}
-
-/**
- * tempo_hw_gang_submit() - write a gang's members into HQD rings
- * @gang: the gang; its fence initialised with tempo_hw_fence_init()
- * @hqds: the HQD of each member, on distinct engines
- *
- * The members are written under one lock, so every HQD sees gangs in the
- * same order and gangs sharing engines cannot wait on each other in a
- * cycle. The caller guarantees a free entry in each ring. Does not
- * allocate.
- *
- * Context: any.
- * Return: a new reference to the gang's fence.
- */
-struct dma_fence *tempo_hw_gang_submit(struct tempo_hw_gang *gang,
-				       struct tempo_hw_hqd **hqds)
-{
-	struct tempo_hw *hw = hqds[0]->engine->hw;
-	struct tempo_hw_fence *fence = gang->fence;
-	unsigned long flags;
-	u32 i;
-
-	spin_lock_init(&gang->lock);
-	gang->present = 0;
-	gang->ended = 0;
-	gang->preempt = false;
-	atomic_set(&gang->pending, gang->width);
-	atomic_set(&gang->error, 0);
-	spin_lock_irqsave(&hw->gang_lock, flags);
-	for (i = 0; i < gang->width; i++) {
-		struct tempo_engine *engine = hqds[i]->engine;
-
-		dma_fence_get(&fence->base); /* each ring's reference */
-		gang->members[i].gang = gang;
-		gang->members[i].gang_present = false;
-		spin_lock(&engine->lock);
-		ring_write(hqds[i], &gang->members[i]);
-		spin_unlock(&engine->lock);
-	}
-	spin_unlock_irqrestore(&hw->gang_lock, flags);
-	for (i = 0; i < gang->width; i++)
-		wake_up(&hqds[i]->engine->wq);
-	return dma_fence_get(&fence->base);
-}
-
-/**
- * tempo_hw_gang_abort() - ask the hardware to stop every member of a gang
- * @gang: the gang
- * @error: the error its fence will carry
- *
- * Context: any.
- */
-void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error)
-{
-	u32 i;
-
-	for (i = 0; i < gang->width; i++)
-		tempo_hw_hqd_abort(gang->members[i].hqd, &gang->members[i],
-				   error);
-}
-
-/**
- * tempo_hw_hqd_pending() - jobs in an HQD's ring
- * @hqd: the queue
- *
- * Context: any; takes the engine's lock.
- * Return: the jobs queued or running on it.
- */
-u32 tempo_hw_hqd_pending(struct tempo_hw_hqd *hqd)
-{
-	unsigned long flags;
-	u32 n;
-
-	spin_lock_irqsave(&hqd->engine->lock, flags);
-	n = hqd->mqd.wptr - hqd->mqd.rptr;
-	spin_unlock_irqrestore(&hqd->engine->lock, flags);
-	return n;
-}
-
-/**
- * tempo_hw_hqd_idle() - whether an HQD's ring is empty
- * @hqd: the queue
- *
- * Context: any; takes the engine's lock.
- * Return: true when no job is queued or running on it.
- */
-bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd)
-{
-	return !tempo_hw_hqd_pending(hqd);
-}
-
-static void fence_end(struct tempo_hw_fence *hw_fence, int error)
-{
-	struct dma_fence *fence = &hw_fence->base;
-	bool cookie = dma_fence_begin_signalling();
-
-	if (hw_fence->ended)
-		hw_fence->ended(hw_fence->data, error);
-	if (error)
-		dma_fence_set_error(fence, error);
-	dma_fence_signal(fence);
-	dma_fence_end_signalling(cookie);
-}
-
-/* A member ended: the gang's fence signals when the last one does. */
-static void gang_member_end(struct tempo_hw_gang *gang, int error)
-{
-	struct dma_fence *fence = &gang->fence->base;
-
-	if (error)
-		atomic_cmpxchg(&gang->error, 0, error);
-	if (atomic_dec_and_test(&gang->pending))
-		fence_end(gang->fence, atomic_read(&gang->error));
-	dma_fence_put(fence);
-}
-
-/**
- * tempo_hqd_retire() - end the job at the read pointer
- * @hqd: its queue
- * @job: the job
- * @error: 0, or the error its fence carries
- *
- * Context: the engine's command processor.
- */
-void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
-		      int error)
-{
-	struct tempo_engine *engine = hqd->engine;
-	struct dma_fence *fence;
-
-	spin_lock_irq(&engine->lock);
-	hqd->mqd.rptr++;
-	if (hqd->mqd.rptr == hqd->mqd.wptr)
-		high_queue_busy(hqd, false);
-	hqd->jobs_done++;
-	hqd->retired_seqno = job->seqno;
-	if (hqd->abort_seqno == job->seqno)
-		hqd->abort_seqno = 0;
-	spin_unlock_irq(&engine->lock);
-
-	if (job->gang) {
-		gang_member_end(job->gang, error);
-		return;
-	}
-	/* The scheduler may free @job as soon as its fence signals. */
-	fence = &job->fence->base;
-	fence_end(job->fence, error);
-	dma_fence_put(fence);
-}
-
-/**
- * tempo_hw_hqd_abort() - ask the hardware to stop a job
- * @hqd: the queue the job was submitted to
- * @job: the job
- * @error: the error its fence will carry
- *
- * The command processor stops the job at the next packet boundary (or
- * within one polling period of a WAIT_MEM or one quantum of a workgroup)
- * and retires it with @error; a job that has not started yet fails as soon
- * as it would start. Has no effect on a job already retired.
- *
- * Context: any; takes the engine's lock.
- */
-void tempo_hw_hqd_abort(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
-			int error)
-{
-	struct tempo_engine *engine = hqd->engine;
-	unsigned long flags;
-
-	spin_lock_irqsave(&engine->lock, flags);
-	if (job->seqno > hqd->retired_seqno) {
-		hqd->abort_seqno = job->seqno;
-		hqd->abort_error = error;
-		engine->doorbell = true;
-	}
-	spin_unlock_irqrestore(&engine->lock, flags);
-	wake_up(&engine->wq);
-}
-
-/**
- * tempo_hqd_abort_pending() - whether software asked to abort a job
- * @hqd: its queue
- * @job: the job running now
- *
- * Context: the engine's command processor.
- * Return: 0, or the error to stop @job with.
- */
-int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
-			    const struct tempo_hw_job *job)
-{
-	if (READ_ONCE(hqd->abort_seqno) != job->seqno)
-		return 0;
-	return READ_ONCE(hqd->abort_error);
 }

@@ -7,12 +7,20 @@
  * DOC: Emulated GPU
  *
  * The emulated GPU is built from three parts, one file each: hardware
- * queues with their MQDs (tempo_hqd.c), one command processor per engine
- * (tempo_cp.c) and a pool of compute units (tempo_cu.c). Packets are
- * decoded in tempo_isa.c and every memory access goes through the job's
- * address space in tempo_mem.c. Software sees the GPU only through
- * tempo_hw.h: create it with a topology, write jobs into HQD rings, abort a
- * job, read the MQDs.
+ * queues with their MQDs and their arbitration (tempo_hqd.c), one command
+ * processor per engine (tempo_cp.c) and a pool of compute units
+ * (tempo_cu.c). Jobs enter and leave the queues' rings in tempo_ring.c,
+ * whose fences tempo_fence.c keeps. Packets are decoded in tempo_isa.c and
+ * every memory access goes through the job's address space in
+ * tempo_mem.c. Software sees the GPU only through tempo_hw.h: create it
+ * with a topology, write jobs into HQD rings, abort a job, read the MQDs.
+ *
+ * Calls among these files go one way only: the command processor calls
+ * the rings, the queues and the compute units; the rings call the queues
+ * and the fences; the queues call the compute units, which call none of
+ * them; this file, which builds the device from them, is called by none.
+ * What several of them read, a queue's priorities (tempo_hqd_rank()) and
+ * the threads' clocks (tempo_clock_thread()), is in the private header.
  */
 
 /**
@@ -51,54 +59,13 @@
  */
 
 #include <linux/device.h>
-#include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 
 #include "tempo_hw_priv.h"
 
 #define CREATE_TRACE_POINTS
 #include "tempo_hw_trace.h"
-
-/**
- * tempo_clock_cpu() - the current thread's CPU time
- *
- * The scheduler's count as of its last update (a tick or a context switch
- * at most before): the running delta is not exported to modules. For
- * the host CPU time the emulation costs (fdinfo's tempo-cpu-<class>).
- *
- * Context: process.
- * Return: nanoseconds.
- */
-u64 tempo_clock_cpu(void)
-{
-	return READ_ONCE(current->se.sum_exec_runtime);
-}
-
-/**
- * tempo_clock_thread() - the current thread's clock
- *
- * The thread is a command processor's, a compute unit's or a submitter's
- * running a command processor in place. Its clock is CLOCK_MONOTONIC less
- * the time the thread waited for a CPU while runnable (woken, or
- * preempted), which the kernel counts per task with CONFIG_SCHED_INFO and
- * brings up to date each time the task gets a CPU, so that a running
- * thread reads it exactly: the clock runs while the thread runs or
- * sleeps. Without CONFIG_SCHED_INFO (Debian's kernels all have it) it is
- * the host's clock.
- *
- * Context: process.
- * Return: nanoseconds; only differences mean anything.
- */
-u64 tempo_clock_thread(void)
-{
-#ifdef CONFIG_SCHED_INFO
-	return ktime_get_ns() - READ_ONCE(current->sched_info.run_delay);
-#else
-	return ktime_get_ns();
-#endif
-}
 
 static int engine_init(struct tempo_hw *hw, struct tempo_engine *engine,
 		       u32 engine_class, u32 instance)

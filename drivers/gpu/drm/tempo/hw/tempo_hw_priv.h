@@ -9,8 +9,10 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/wait.h>
 
 #include <drm/tempo_drm.h>
@@ -369,9 +371,81 @@ struct tempo_packet {
 	u32 dw[TEMPO_HW_MAX_PACKET_DW];
 };
 
-/* tempo_hw.c */
-u64 tempo_clock_cpu(void);
-u64 tempo_clock_thread(void);
+/*
+ * An HQD's priorities as its MQD holds them: what arbitration (tempo_hqd.c)
+ * and the CU pool's sequencer (tempo_cu.c) read, without a call into
+ * either file.
+ */
+
+/**
+ * tempo_hqd_is_high() - whether a queue has the high pipe priority
+ * @hqd: the queue
+ *
+ * Context: any; a racy read, for heuristics.
+ * Return: true for pipe priority 2.
+ */
+static inline bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd)
+{
+	return READ_ONCE(hqd->mqd.pipe_priority) == TEMPO_HW_PIPE_PRIO_MAX;
+}
+
+/**
+ * tempo_hqd_rank() - a queue's priority as one number
+ * @hqd: the queue
+ *
+ * Context: any; a racy read, for heuristics.
+ * Return: pipe priority first, then queue priority; higher runs first.
+ */
+static inline u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd)
+{
+	return READ_ONCE(hqd->mqd.pipe_priority) * (TEMPO_HW_QUEUE_PRIO_MAX + 1) +
+	       READ_ONCE(hqd->mqd.queue_priority);
+}
+
+/*
+ * The clocks of the threads of the emulation (see "GPU time" in
+ * tempo_hw.c), which the command processors, the compute units and the
+ * queues' accounting read.
+ */
+
+/**
+ * tempo_clock_cpu() - the current thread's CPU time
+ *
+ * The scheduler's count as of its last update (a tick or a context switch
+ * at most before): the running delta is not exported to modules. For
+ * the host CPU time the emulation costs (fdinfo's tempo-cpu-<class>).
+ *
+ * Context: process.
+ * Return: nanoseconds.
+ */
+static inline u64 tempo_clock_cpu(void)
+{
+	return READ_ONCE(current->se.sum_exec_runtime);
+}
+
+/**
+ * tempo_clock_thread() - the current thread's clock
+ *
+ * The thread is a command processor's, a compute unit's or a submitter's
+ * running a command processor in place. Its clock is CLOCK_MONOTONIC less
+ * the time the thread waited for a CPU while runnable (woken, or
+ * preempted), which the kernel counts per task with CONFIG_SCHED_INFO and
+ * brings up to date each time the task gets a CPU, so that a running
+ * thread reads it exactly: the clock runs while the thread runs or
+ * sleeps. Without CONFIG_SCHED_INFO (Debian's kernels all have it) it is
+ * the host's clock.
+ *
+ * Context: process.
+ * Return: nanoseconds; only differences mean anything.
+ */
+static inline u64 tempo_clock_thread(void)
+{
+#ifdef CONFIG_SCHED_INFO
+	return ktime_get_ns() - READ_ONCE(current->sched_info.run_delay);
+#else
+	return ktime_get_ns();
+#endif
+}
 
 /* tempo_isa.c */
 int tempo_isa_check_header(u32 header, u32 *op, u32 *len);
@@ -388,11 +462,13 @@ int tempo_mem_atomic_add(struct tempo_hw_mmu *mmu, u64 va, u64 value);
 int tempo_mem_read64(struct tempo_hw_mmu *mmu, u64 va, u64 *value);
 int tempo_mem_sum32(struct tempo_hw_mmu *mmu, u64 va, u64 len, u64 *sum);
 
+/* tempo_fence.c */
+void tempo_fence_init(struct tempo_hw_fence *fence, u64 context, u64 seqno);
+void tempo_fence_end(struct tempo_hw_fence *hw_fence, int error);
+
 /* tempo_hqd.c */
 void tempo_hqd_init(struct tempo_engine *engine, u32 index,
 		    struct tempo_hw_job **ring, u32 ring_size);
-bool tempo_hqd_is_high(const struct tempo_hw_hqd *hqd);
-u32 tempo_hqd_rank(const struct tempo_hw_hqd *hqd);
 struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 				      u64 *slice_end);
 void tempo_hqd_fetch(struct tempo_hw_hqd *hqd);
@@ -409,16 +485,19 @@ bool tempo_hqd_should_yield(struct tempo_engine *engine,
 			    struct tempo_hw_hqd *running, u64 slice_end);
 u64 tempo_hqd_next_yield(struct tempo_engine *engine,
 			 struct tempo_hw_hqd *running, u64 slice_end);
-void tempo_hqd_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
-		      int error);
-int tempo_hqd_abort_pending(struct tempo_hw_hqd *hqd,
-			    const struct tempo_hw_job *job);
+void tempo_hqd_high_busy(struct tempo_hw_hqd *hqd, bool busy);
+void tempo_hqd_queued(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job);
+
+/* tempo_ring.c */
+void tempo_ring_retire(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job,
+		       int error);
+int tempo_ring_abort_pending(struct tempo_hw_hqd *hqd,
+			     const struct tempo_hw_job *job);
 
 /* tempo_cp.c */
 int tempo_cp_start(struct tempo_engine *engine);
 void tempo_cp_stop(struct tempo_engine *engine);
 void tempo_cp_drain(struct tempo_engine *engine);
-bool tempo_cp_run_in_place(struct tempo_engine *engine);
 
 /* tempo_cu.c */
 int tempo_cu_pool_init(struct tempo_cu_pool *pool, u32 num_cus,
