@@ -63,8 +63,9 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
  * the ring size). Does not allocate. The command processor starts the job
  * once the caller kicks it (tempo_hw_hqd_kick()).
  *
- * The fence starts with one reference, the caller's job's, dropped by
- * tempo_hw_fence_put(); the ring holds another until the job retires.
+ * The fence starts with one reference, the caller's job's, dropped with
+ * dma_fence_put() when the job is freed; the ring holds another until
+ * the job retires.
  *
  * Context: any; takes the engine's lock.
  * Return: a new reference to the job's fence.
