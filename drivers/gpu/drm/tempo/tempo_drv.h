@@ -285,7 +285,7 @@ int tempo_job_add_dependency(struct tempo_job *job, struct dma_fence *fence);
 struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 				 struct tempo_slot *slot, u32 ctx_id,
 				 bool want_fence, bool inherit);
-void tempo_job_discard(struct tempo_job *job);
+void tempo_job_put(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
 u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
 			u32 engine_class);

@@ -106,7 +106,7 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
 }
 
 /**
- * tempo_job_alloc() - allocate a job, its hardware fence embedded
+ * tempo_job_alloc() - allocate a job and its hardware fence
  * @usage: the submitting file's usage, which counts its jobs in flight
  * @vm: the submitting file's address space, the job's
  * @slot: the slot it is for
@@ -115,6 +115,7 @@ static int gang_alloc(struct tempo_job *job, const struct tempo_slot *slot,
  * Everything is charged to the caller's memory cgroup. The job takes no
  * reference on @usage and @vm: the submitting file holds them until
  * tempo_job_init() references the context's state, which holds them.
+ * The caller holds the one reference the job starts with.
  *
  * Context: process; may sleep.
  * Return: the job, ERR_PTR(-EAGAIN) when the file already has
@@ -133,18 +134,24 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		goto err_count;
+	/* run_job may not allocate it: it is the fence run_job returns. */
+	job->hw.fence = kzalloc(sizeof(*job->hw.fence), GFP_KERNEL_ACCOUNT);
+	if (!job->hw.fence)
+		goto err_free;
+	kref_init(&job->refcount);
 	job->usage = usage;
 	job->dequeued = true;	/* until pushed */
 	INIT_LIST_HEAD(&job->ring_link);
-	job->hw.fence = &job->fence;
 	job->vm = vm;
 	job->mmu.ops = &tempo_job_mmu_ops;
 	job->hw.mmu = &job->mmu;
 	job->hw.batch_va = batches[0];
 	if (slot->kind == TEMPO_SLOT_PARALLEL && gang_alloc(job, slot, batches))
-		goto err_free;
+		goto err_free_fence;
 	return job;
 
+err_free_fence:
+	kfree(job->hw.fence);
 err_free:
 	kfree(job);
 err_count:
@@ -169,7 +176,6 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		   struct drm_sched_entity *entity, struct drm_file *file)
 {
 	u32 i;
-	int ret;
 
 	job->state = tempo_ctx_state_get(ctx->state);
 	job->hw.cancel = &job->state->guilty;
@@ -177,10 +183,8 @@ int tempo_job_init(struct tempo_job *job, struct tempo_ctx *ctx,
 		job->gang->hw.members[i].cancel = &job->state->guilty;
 	job->ceiling = tempo_priority_ceiling(file);
 	job->boost = S32_MIN;
-	ret = drm_sched_job_init(&job->base, entity, 1, job,
-				 to_tempo_file(file)->client_id);
-	job->inited = !ret;
-	return ret;
+	return drm_sched_job_init(&job->base, entity, 1, job,
+				  to_tempo_file(file)->client_id);
 }
 
 /**
@@ -218,7 +222,6 @@ static int job_order_gang(struct tempo_job *job, struct tempo_slot *slot)
 			return ret;
 	}
 	tempo_hw_fence_init(fence, slot->fence_context, ++slot->seqno);
-	job->fence_inited = true;
 	dma_fence_put(slot->last);
 	slot->last = dma_fence_get(&fence->base);
 	return 0;
@@ -252,7 +255,8 @@ static void job_promote_deps(struct tempo_job *job, struct tempo_device *tdev,
  * a gang is ordered after the slot's previous one, a balanced slot is
  * pointed at its least-loaded sibling, then the job is armed (the point
  * of no return), lends its priority to the jobs it waits for if
- * @inherit, and is pushed. On success the job belongs to the scheduler.
+ * @inherit, and is pushed. On success the scheduler holds a reference
+ * to the job of its own, which free_job drops; the caller keeps its own.
  *
  * Context: process; takes the context's lock.
  * Return: a reference to the job's finished fence (NULL unless
@@ -285,6 +289,7 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 	job->dequeued = false;
 	trace_tempo_job_queued(&job->base, ctx_id, slot - ctx->slots,
 			       priority);
+	kref_get(&job->refcount);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&ctx->lock);
 	return fence;
@@ -410,43 +415,51 @@ u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
 	return ns;
 }
 
-/**
- * tempo_job_free() - free a job
- * @job: the job; if it was initialised, drm_sched_job_cleanup() was called
- *
- * The job's memory is freed here if its hardware fence was never
- * initialised, else by the fence's last reference, possibly this one:
- * the job is not to be touched afterwards either way.
- *
- * Context: process.
- */
-void tempo_job_free(struct tempo_job *job)
+/* A fence is initialised once it is counted. */
+static bool fence_inited(struct tempo_hw_fence *fence)
 {
+	return kref_read(&fence->base.refcount);
+}
+
+/*
+ * The job's last reference: every state it can end in. A gang fence
+ * initialised at exec signals even if the gang never reached the
+ * hardware (the slot's next gang depends on it); the job's own reference
+ * to its fence goes, or the fence is freed if it was never initialised.
+ */
+static void job_release(struct kref *ref)
+{
+	struct tempo_job *job = container_of(ref, struct tempo_job, refcount);
+	struct tempo_hw_fence *fence = job->hw.fence;
 	struct tempo_usage *usage = job->usage;
 	struct tempo_ctx_state *state = job->state;
 
 	tempo_job_dequeued(job);
-	if (job->gang && job->fence_inited && !job->submitted)
+	if (job->base.s_fence)
+		drm_sched_job_cleanup(&job->base);
+	if (job->gang && fence_inited(fence) && !job->submitted)
 		tempo_job_cancel_gang(job, -ECANCELED);
-	kfree(job->gang);
-	if (job->fence_inited)
-		dma_fence_put(&job->fence.base);
+	if (fence_inited(fence))
+		dma_fence_put(&fence->base);
 	else
-		kfree(job);
+		kfree(fence);
+	kfree(job->gang);
+	kfree(job);
 	job_count_out(usage, state);
 }
 
 /**
- * tempo_job_discard() - free a job that was never pushed
- * @job: the job, from tempo_job_alloc(), initialised or not
+ * tempo_job_put() - drop a reference to a job
+ * @job: the job, from tempo_job_alloc(), in any state
+ *
+ * The last reference frees it; its hardware fence lives on with its
+ * other holders.
  *
  * Context: process.
  */
-void tempo_job_discard(struct tempo_job *job)
+void tempo_job_put(struct tempo_job *job)
 {
-	if (job->inited)
-		drm_sched_job_cleanup(&job->base);
-	tempo_job_free(job);
+	kref_put(&job->refcount, job_release);
 }
 
 /**

@@ -46,19 +46,18 @@ static void job_exit(struct kunit *test)
 static struct dma_fence *job_submit(struct tempo_job *job)
 {
 	tempo_hw_fence_init(job->hw.fence, dma_fence_context_alloc(1), 1);
-	job->fence_inited = true;
 	job->submitted = true;
 	return &job->hw.fence->base;
 }
 
 /*
- * A job whose hardware fence signalled was submitted all the same: freeing
- * it drops the job's reference and leaves the fence to its other holders
- * (drm_sched's finished fence keeps it as its parent). Kernels whose
- * fences drop their ops once signalled make "ops set" a wrong test for
- * this, which freed a fence the scheduler still held.
+ * A job whose hardware fence signalled was submitted all the same: its
+ * last put drops the job's reference and leaves the fence to its other
+ * holders (drm_sched's finished fence keeps it as its parent). Kernels
+ * whose fences drop their ops once signalled make "ops set" a wrong test
+ * for this, which freed a fence the scheduler still held.
  */
-static void job_free_leaves_a_signalled_fence_to_its_holders(struct kunit *test)
+static void job_put_leaves_a_signalled_fence_to_its_holders(struct kunit *test)
 {
 	struct job_fixture *fx = test->priv;
 	struct tempo_job *job;
@@ -69,7 +68,7 @@ static void job_free_leaves_a_signalled_fence_to_its_holders(struct kunit *test)
 	fence = dma_fence_get(job_submit(job));
 	dma_fence_signal(fence);
 
-	tempo_job_free(job);
+	tempo_job_put(job);
 
 	KUNIT_EXPECT_EQ(test, kref_read(&fence->refcount), 1);
 	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(fence));
@@ -77,7 +76,7 @@ static void job_free_leaves_a_signalled_fence_to_its_holders(struct kunit *test)
 }
 
 /* A job freed before the hardware saw it frees its unused fence itself. */
-static void job_free_of_an_unsubmitted_job_counts_it_out(struct kunit *test)
+static void job_put_of_an_unsubmitted_job_counts_it_out(struct kunit *test)
 {
 	struct job_fixture *fx = test->priv;
 	struct tempo_job *job;
@@ -86,11 +85,39 @@ static void job_free_of_an_unsubmitted_job_counts_it_out(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(job));
 	KUNIT_EXPECT_EQ(test, atomic_read(&fx->usage->jobs), 1);
 
-	tempo_job_free(job);
+	tempo_job_put(job);
 
 	KUNIT_EXPECT_EQ(test, atomic_read(&fx->usage->jobs), 0);
 }
 
+/*
+ * The exec and the scheduler each hold a reference once the job is
+ * pushed, and either may drop it last: the job stays counted, and its
+ * fence referenced, until both did.
+ */
+static void job_lives_until_its_last_reference(struct kunit *test)
+{
+	struct job_fixture *fx = test->priv;
+	struct tempo_job *job;
+	struct dma_fence *fence;
+
+	job = tempo_job_alloc(fx->usage, fx->vm, &fx->slot, &fx->batch);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(job));
+	fence = dma_fence_get(job_submit(job));
+	kref_get(&job->refcount);	/* as tempo_job_push() does */
+
+	tempo_job_put(job);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fx->usage->jobs), 1);
+	KUNIT_EXPECT_EQ(test, kref_read(&fence->refcount), 2);
+
+	tempo_job_put(job);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fx->usage->jobs), 0);
+	KUNIT_EXPECT_EQ(test, kref_read(&fence->refcount), 1);
+	dma_fence_signal(fence);
+	dma_fence_put(fence);
+}
+
 TEMPO_KUNIT_SUITE(job, job_init, job_exit,
-		  KUNIT_CASE(job_free_leaves_a_signalled_fence_to_its_holders),
-		  KUNIT_CASE(job_free_of_an_unsubmitted_job_counts_it_out));
+		  KUNIT_CASE(job_put_leaves_a_signalled_fence_to_its_holders),
+		  KUNIT_CASE(job_put_of_an_unsubmitted_job_counts_it_out),
+		  KUNIT_CASE(job_lives_until_its_last_reference));

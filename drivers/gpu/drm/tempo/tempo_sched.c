@@ -485,7 +485,6 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	tempo_job_count_busy(&job->hw, job_hqd(sched_job), job->usage);
 	job_watch_end(job);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
-	job->fence_inited = true;
 	job->submitted = true;
 	trace_run(sched_job, job_hqd(sched_job), 1);
 	tempo_hw_hqd_kick(job_hqd(sched_job),
@@ -690,8 +689,7 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 	if (!job->dequeued)
 		atomic_dec_if_positive(sched_job->sched->score);
 	tempo_job_account(job);
-	drm_sched_job_cleanup(sched_job);
-	tempo_job_free(job);
+	tempo_job_put(job);
 }
 
 static const struct drm_sched_backend_ops tempo_sched_ops = {

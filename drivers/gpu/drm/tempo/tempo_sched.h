@@ -26,12 +26,13 @@ struct tempo_gang_job {
 
 /**
  * struct tempo_job - a job from exec to free
- * @fence: the hardware fence, first: once initialised, its last reference
- *	frees the job's memory (see &struct tempo_hw_fence), which therefore
- *	lasts as long as the fence, while the job itself ends with
- *	tempo_job_free()
- * @base: the scheduler job
- * @hw: what is written in the HQD ring; its fence is @fence
+ * @refcount: the exec's reference, and the scheduler's from push to
+ *	free_job; the last one frees the job (tempo_job_put())
+ * @base: the scheduler job; initialised when @base.s_fence is set
+ * @hw: what is written in the HQD ring; its fence, allocated with the
+ *	job, is initialised when its reference count is (by run_job, or at
+ *	exec for a gang, so that the slot's next gang can depend on it), and
+ *	lives on with its holders after the job
  * @mmu: the job's address space as the hardware walks it (@vm's)
  * @usage: its file's usage, which counts it in flight; @state references
  *	it (the exec's file until @state is set)
@@ -54,18 +55,15 @@ struct tempo_gang_job {
  *	fence, which is the gang's
  * @ring_link: in &tempo_queue.ring from run_job until the hardware
  *	reports the job's end
- * @inited: the job was initialised as a scheduler job
- * @fence_inited: the hardware fence was initialised (by run_job, or at
- *	exec for a gang, so that the slot's next gang can depend on it)
  * @submitted: run_job wrote the job into the HQD rings
  * @dequeued: run_job took the job from its entity, or it was freed
  *	without; counted out of &tempo_ctx_state.queued
  *
- * One allocation per job, charged to the submitting file's memory cgroup
- * (and one more for a gang): a separate fence would be a second.
+ * Allocated with its fence, both charged to the submitting file's memory
+ * cgroup (and one more allocation for a gang).
  */
 struct tempo_job {
-	struct tempo_hw_fence fence;
+	struct kref refcount;
 	struct drm_sched_job base;
 	struct tempo_hw_job hw;
 	struct tempo_hw_mmu mmu;
@@ -78,14 +76,10 @@ struct tempo_job {
 	u64 loan_mark;
 	struct tempo_gang_job *gang;
 	struct list_head ring_link;
-	bool inited;
-	bool fence_inited;
 	bool submitted;
 	bool dequeued;
 	bool loan_spent;
 };
-
-static_assert(offsetof(struct tempo_job, fence) == 0);
 
 static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
 {
@@ -98,6 +92,5 @@ void tempo_job_cancel_gang(struct tempo_job *job, int error);
 void tempo_job_account(struct tempo_job *job);
 void tempo_job_count_busy(struct tempo_hw_job *job, struct tempo_hw_hqd *hqd,
 			  struct tempo_usage *usage);
-void tempo_job_free(struct tempo_job *job);
 
 #endif /* _TEMPO_SCHED_H_ */

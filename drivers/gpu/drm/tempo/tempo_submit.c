@@ -105,7 +105,7 @@ struct tempo_submit_room {
  * @in: the in-syncs, copied (into @room when they fit)
  * @out: the out-syncs, copied (into @room when they fit)
  * @out_objs: the syncobjs and chain nodes of @out (in @room when they fit)
- * @job: the job, until pushed
+ * @job: the job, referenced (once pushed, the scheduler holds its own)
  * @out_fd: the reserved sync_file fd, or -1
  * @sync_file: the sync_file for @out_fd, until installed
  * @resv: the address space's reservation object, locked, until pushed
@@ -366,7 +366,6 @@ static struct dma_fence *submit_push(struct tempo_submit *s)
 			       s->args->flags & DRM_TEMPO_EXEC_INHERIT_PRIORITY);
 	if (IS_ERR(fence))
 		return fence;
-	s->job = NULL;
 	if (s->resv) {
 		/* The private buffers are the job's to write. */
 		tempo_vm_fence_add(to_tempo_file(s->file)->vm, s->vm_fence,
@@ -436,7 +435,7 @@ static void submit_fini(struct tempo_submit *s)
 	}
 	free_unless_inline(s->out_objs, s->room->out_objs);
 	if (s->job)
-		tempo_job_discard(s->job);
+		tempo_job_put(s->job);
 	free_unless_inline(s->in, s->room->in);
 	free_unless_inline(s->out, s->room->out);
 	if (s->ctx)
