@@ -244,6 +244,57 @@ TEST_F(fdinfo, jobs_waiting_in_the_ring_do_not_count)
 	ASSERT_GE((int64_t)wall, after - before);
 }
 
+/*
+ * Each member of a gang counts on its own engine while it runs: a gang of
+ * two compute batches held 200 ms grows the compute time by about twice
+ * that, and once it ended, by no more than twice the wall time.
+ */
+TEST_F(fdinfo, each_running_member_of_a_gang_counts)
+{
+	struct tempo_env *e = &self->env;
+	struct drm_tempo_engine engines[] = {
+		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, 0 },
+		{ DRM_TEMPO_ENGINE_CLASS_COMPUTE, 1 },
+	};
+	int64_t before, first, second, after;
+	uint64_t batches[2], t0, wall;
+	uint32_t ctx;
+	int fence;
+
+	if (tempo_count_class(e->engines, DRM_TEMPO_ENGINE_CLASS_COMPUTE) < 2)
+		SKIP(return, "needs 2 compute engines");
+	ASSERT_EQ(0, tempo_parallel_ctx(e->fd, 2, 1, engines, &ctx));
+	for (uint32_t i = 0; i < 2; i++) {
+		struct tempo_batch b;
+
+		*tempo_u64(&e->data, 64 + 8 * i) = 0;
+		tempo_batch_init(&b, &e->cmd, 256 * i, 32);
+		tempo_pkt_write32(&b, VA(e, 64 + 8 * i), 1);
+		tempo_pkt_wait_gate(&b, e, 1);
+		tempo_pkt_end(&b);
+		batches[i] = b.va;
+	}
+	before = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	t0 = tempo_now_ns();
+	ASSERT_EQ(0, tempo_exec_gang(e->fd, ctx, 0, batches, 2, NULL, 0,
+				     &fence));
+	tempo_wait_nonzero(_metadata, &e->data, 64);
+	tempo_wait_nonzero(_metadata, &e->data, 72);
+	first = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	tempo_sleep_ms(200);
+	second = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	tempo_gate_set(e, 1);
+	tempo_fence_expect(_metadata, fence, 1, TEMPO_WAIT_MS);
+	wall = tempo_now_ns() - t0;
+	after = fdinfo_get(e->fd, "drm-engine-compute", NULL, 0);
+	TH_LOG("+%lld ns over 200 ms, +%lld ns in all over %llu ns",
+	       (long long)(second - first), (long long)(after - before),
+	       (unsigned long long)wall);
+	ASSERT_LE((int64_t)(2 * 150 * MS), second - first);
+	ASSERT_LE(second, after);
+	ASSERT_GE((int64_t)(2 * wall), after - before);
+}
+
 TEST_F(fdinfo, another_files_work_is_not_counted)
 {
 	struct tempo_env other;

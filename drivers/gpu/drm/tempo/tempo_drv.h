@@ -287,8 +287,7 @@ struct dma_fence *tempo_job_push(struct tempo_job *job, struct tempo_ctx *ctx,
 				 bool want_fence, bool inherit);
 void tempo_job_put(struct tempo_job *job);
 void tempo_job_wait_all_freed(struct tempo_device *tdev);
-u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
-			u32 engine_class);
+u64 tempo_usage_busy_ns(struct tempo_usage *usage, u32 engine_class);
 
 /* tempo_query.c */
 int tempo_ioctl_query(struct drm_device *dev, void *data,

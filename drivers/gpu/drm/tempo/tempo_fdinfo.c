@@ -45,7 +45,11 @@
  *
  * The counts live in a &struct tempo_usage referenced by the file and by
  * its contexts, so jobs that end after the file was closed do not touch
- * freed memory.
+ * freed memory. The driver keeps them, not the hardware: a job's GPU and
+ * CPU time are added when the hardware reports its end, from what the
+ * hardware reports of the job (tempo_job_account()), and the runs in
+ * progress are read from the file's jobs on the hardware, as the
+ * hardware last published them (tempo_hw_job_run_ns()).
  */
 
 #include <linux/seq_file.h>
@@ -70,8 +74,11 @@ struct tempo_usage *tempo_usage_create(void)
 {
 	struct tempo_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL_ACCOUNT);
 
-	if (usage)
-		kref_init(&usage->refcount);
+	if (!usage)
+		return NULL;
+	kref_init(&usage->refcount);
+	spin_lock_init(&usage->lock);
+	INIT_LIST_HEAD(&usage->running);
 	return usage;
 }
 
@@ -161,7 +168,7 @@ void tempo_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 		if (!engines[c])
 			continue;
 		drm_printf(p, "drm-engine-%s:\t%llu ns\n", tempo_class_name(c),
-			   tempo_usage_busy_ns(tdev, tfile->usage, c));
+			   tempo_usage_busy_ns(tfile->usage, c));
 		drm_printf(p, "drm-engine-capacity-%s:\t%u\n", tempo_class_name(c),
 			   engines[c]);
 		drm_printf(p, "tempo-cpu-%s:\t%llu ns\n", tempo_class_name(c),

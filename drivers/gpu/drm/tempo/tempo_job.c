@@ -142,6 +142,7 @@ struct tempo_job *tempo_job_alloc(struct tempo_usage *usage,
 	job->usage = usage;
 	job->dequeued = true;	/* until pushed */
 	INIT_LIST_HEAD(&job->ring_link);
+	INIT_LIST_HEAD(&job->usage_link);
 	job->vm = vm;
 	job->mmu.ops = &tempo_job_mmu_ops;
 	job->hw.mmu = &job->mmu;
@@ -335,78 +336,122 @@ void tempo_job_cancel_gang(struct tempo_job *job, int error)
 	dma_fence_end_signalling(cookie);
 }
 
-static void account_one(struct tempo_usage *usage, struct tempo_hw_job *hw)
-{
-	struct tempo_hw_hqd_info info;
-
-	if (!hw->hqd)
-		return;
-	tempo_hw_hqd_info(hw->hqd, &info);
-	tempo_usage_add_cpu(usage, info.engine_class, hw->cpu_ns);
-}
-
-/**
- * tempo_job_account() - add an ended job's CPU time to its file
- * @job: the job
- *
- * Its engine time is already there: the hardware adds it as it goes
- * (tempo_job_count_busy()). Jobs that never reached the hardware add
- * nothing.
- *
- * Context: any.
- */
-void tempo_job_account(struct tempo_job *job)
+/* The hardware's jobs that make up @job: its own, or its gang's members. */
+static u32 job_hw(struct tempo_job *job, struct tempo_hw_job **hw)
 {
 	u32 i;
 
 	if (!job->gang) {
-		account_one(job->usage, &job->hw);
-		return;
+		hw[0] = &job->hw;
+		return 1;
 	}
 	for (i = 0; i < job->gang->hw.width; i++)
-		account_one(job->usage, &job->gang->hw.members[i]);
+		hw[i] = &job->gang->hw.members[i];
+	return job->gang->hw.width;
+}
+
+/* The engine class of a job on the hardware, or %TEMPO_NUM_CLASSES. */
+static u32 hw_class(struct tempo_hw_job *hw)
+{
+	struct tempo_hw_hqd *hqd = READ_ONCE(hw->hqd);
+	struct tempo_hw_hqd_info info;
+
+	if (!hqd)
+		return TEMPO_NUM_CLASSES;
+	tempo_hw_hqd_info(hqd, &info);
+	return min_t(u32, info.engine_class, TEMPO_NUM_CLASSES);
 }
 
 /**
- * tempo_job_count_busy() - have the hardware count a job's engine time
- * @job: the job, or a member of its gang, about to be submitted
- * @hqd: the queue it goes to
- * @usage: the file it counts for
+ * tempo_job_running() - a job goes to the hardware
+ * @job: the job, about to be submitted
+ *
+ * Its file's fdinfo counts its running time from now on, until the
+ * hardware reports its end (tempo_job_account()).
  *
  * Context: any.
  */
-void tempo_job_count_busy(struct tempo_hw_job *job, struct tempo_hw_hqd *hqd,
-			  struct tempo_usage *usage)
+void tempo_job_running(struct tempo_job *job)
 {
-	struct tempo_hw_hqd_info info;
+	struct tempo_usage *usage = job->usage;
+	unsigned long flags;
 
-	tempo_hw_hqd_info(hqd, &info);
-	if (info.engine_class < TEMPO_NUM_CLASSES)
-		job->busy_ns = &usage->busy_ns[info.engine_class];
+	spin_lock_irqsave(&usage->lock, flags);
+	list_add_tail(&job->usage_link, &usage->running);
+	spin_unlock_irqrestore(&usage->lock, flags);
+}
+
+/**
+ * tempo_job_account() - add an ended job's times to its file
+ * @job: the job, whose end the hardware reports; it went through
+ *	tempo_job_running()
+ *
+ * The GPU time and the host CPU time the hardware reports for the job,
+ * on the class of each engine it ran on. The job leaves its file's
+ * running jobs first: tempo_usage_busy_ns() may miss it for a moment,
+ * but never counts it twice.
+ *
+ * Context: the hardware's completion interrupt.
+ */
+void tempo_job_account(struct tempo_job *job)
+{
+	struct tempo_hw_job *hw[TEMPO_HW_MAX_WIDTH];
+	struct tempo_usage *usage = job->usage;
+	unsigned long flags;
+	u32 i, n, c;
+
+	spin_lock_irqsave(&usage->lock, flags);
+	list_del_init(&job->usage_link);
+	spin_unlock_irqrestore(&usage->lock, flags);
+	n = job_hw(job, hw);
+	for (i = 0; i < n; i++) {
+		c = hw_class(hw[i]);
+		if (c == TEMPO_NUM_CLASSES)
+			continue;
+		atomic64_add(tempo_hw_job_run_ns(hw[i]), &usage->busy_ns[c]);
+		tempo_usage_add_cpu(usage, c, hw[i]->cpu_ns);
+	}
+}
+
+/* What the file's jobs on the hardware ran so far on one class. */
+static u64 usage_running_ns(struct tempo_usage *usage, u32 engine_class)
+{
+	struct tempo_hw_job *hw[TEMPO_HW_MAX_WIDTH];
+	struct tempo_job *job;
+	unsigned long flags;
+	u64 ns = 0;
+	u32 i, n;
+
+	spin_lock_irqsave(&usage->lock, flags);
+	list_for_each_entry(job, &usage->running, usage_link) {
+		n = job_hw(job, hw);
+		for (i = 0; i < n; i++)
+			if (hw_class(hw[i]) == engine_class)
+				ns += tempo_hw_job_run_ns(hw[i]);
+	}
+	spin_unlock_irqrestore(&usage->lock, flags);
+	return ns;
 }
 
 /**
  * tempo_usage_busy_ns() - a file's engine time on one class
- * @tdev: the device
  * @usage: the file's counters
  * @engine_class: the class
  *
- * The runs that ended and those in progress. The count of the ended runs
- * is read first: a run that ends in between is missed this time, never
+ * The jobs that ended and those on the hardware. The ended jobs' time is
+ * read first: a job that ends in between is missed this time, never
  * counted twice, and what was shown before is shown again instead.
  *
  * Context: any.
  * Return: nanoseconds, never less than a previous call returned.
  */
-u64 tempo_usage_busy_ns(struct tempo_device *tdev, struct tempo_usage *usage,
-			u32 engine_class)
+u64 tempo_usage_busy_ns(struct tempo_usage *usage, u32 engine_class)
 {
-	atomic64_t *busy = &usage->busy_ns[engine_class];
 	atomic64_t *shown = &usage->busy_shown[engine_class];
 	s64 ns, old;
 
-	ns = atomic64_read(busy);
-	ns += tempo_hw_running_ns(tdev->hw, busy);
+	ns = atomic64_read(&usage->busy_ns[engine_class]);
+	ns += usage_running_ns(usage, engine_class);
 	old = atomic64_read(shown);
 	do {
 		if (ns <= old)
@@ -435,6 +480,7 @@ static void job_release(struct kref *ref)
 	struct tempo_ctx_state *state = job->state;
 
 	tempo_job_dequeued(job);
+	WARN_ON(!list_empty(&job->usage_link));
 	if (job->base.s_fence)
 		drm_sched_job_cleanup(&job->base);
 	if (job->gang && fence_inited(fence) && !job->submitted)

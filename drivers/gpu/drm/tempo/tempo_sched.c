@@ -243,6 +243,7 @@ static void job_ended(void *data, int error)
 	struct tempo_device *tdev = queue->tdev;
 
 	ring_leave(queue, job);
+	tempo_job_account(job);
 	trace_tempo_job_done(&job->base, error);
 	if (!error)
 		return;
@@ -482,7 +483,7 @@ static struct dma_fence *tempo_run_job(struct drm_sched_job *sched_job)
 	if (!drm_dev_enter(&tdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
 	ring_enter(to_tempo_queue(sched_job->sched), job);
-	tempo_job_count_busy(&job->hw, job_hqd(sched_job), job->usage);
+	tempo_job_running(job);
 	job_watch_end(job);
 	fence = tempo_hw_hqd_submit(job_hqd(sched_job), &job->hw);
 	job->submitted = true;
@@ -659,13 +660,11 @@ static struct dma_fence *tempo_run_gang(struct drm_sched_job *sched_job)
 		tempo_job_cancel_gang(job, -ENODEV);
 		return ERR_PTR(-ENODEV);
 	}
-	for (i = 0; i < job->gang->hw.width; i++) {
+	for (i = 0; i < job->gang->hw.width; i++)
 		if (tdev->hqd_policy == TEMPO_HQD_DYNAMIC)
 			program_hqd(hqds[i], &job->prio);
-		tempo_job_count_busy(&job->gang->hw.members[i], hqds[i],
-				     job->usage);
-	}
 	job->submitted = true;
+	tempo_job_running(job);
 	job_watch_end(job);
 	fence = tempo_hw_gang_submit(&job->gang->hw, hqds);
 	trace_run(sched_job, hqds[0], job->gang->hw.width);
@@ -688,7 +687,6 @@ static void tempo_free_job(struct drm_sched_job *sched_job)
 	 */
 	if (!job->dequeued)
 		atomic_dec_if_positive(sched_job->sched->score);
-	tempo_job_account(job);
 	tempo_job_put(job);
 }
 

@@ -55,6 +55,7 @@ struct tempo_gang_job {
  *	fence, which is the gang's
  * @ring_link: in &tempo_queue.ring from run_job until the hardware
  *	reports the job's end
+ * @usage_link: in &tempo_usage.running, likewise, but for gangs too
  * @submitted: run_job wrote the job into the HQD rings
  * @dequeued: run_job took the job from its entity, or it was freed
  *	without; counted out of &tempo_ctx_state.queued
@@ -76,6 +77,7 @@ struct tempo_job {
 	u64 loan_mark;
 	struct tempo_gang_job *gang;
 	struct list_head ring_link;
+	struct list_head usage_link;
 	bool submitted;
 	bool dequeued;
 	bool loan_spent;
@@ -89,8 +91,7 @@ static inline struct tempo_job *to_tempo_job(struct drm_sched_job *job)
 /* tempo_job.c */
 void tempo_job_dequeued(struct tempo_job *job);
 void tempo_job_cancel_gang(struct tempo_job *job, int error);
+void tempo_job_running(struct tempo_job *job);
 void tempo_job_account(struct tempo_job *job);
-void tempo_job_count_busy(struct tempo_hw_job *job, struct tempo_hw_hqd *hqd,
-			  struct tempo_usage *usage);
 
 #endif /* _TEMPO_SCHED_H_ */

@@ -434,10 +434,13 @@ struct tempo_slot {
  * @refcount: held by the file and by each of its contexts' states, so
  *	that jobs ending after the file was closed still count
  * @busy_ns: per engine class, the GPU time the engines ran the file's
- *	jobs, in the runs that ended (&tempo_hw_job.busy_ns; each member of a
- *	gang counts on its own class)
- * @busy_shown: per engine class, the most fdinfo showed, runs in progress
- *	included (tempo_usage_busy_ns())
+ *	jobs that ended, as the hardware reported it at their end
+ *	(tempo_job_account(); each member of a gang counts on its own class)
+ * @busy_shown: per engine class, the most fdinfo showed, jobs on the
+ *	hardware included (tempo_usage_busy_ns())
+ * @lock: guards @running
+ * @running: the file's jobs on the hardware, from run_job until the
+ *	hardware reports their end (&tempo_job.usage_link)
  * @cpu_ns: per engine class, the host CPU time the emulated hardware
  *	spent on the file's ended jobs
  * @jobs: the file's jobs in flight (allocated, not yet freed), against
@@ -449,6 +452,8 @@ struct tempo_usage {
 	struct kref refcount;
 	atomic64_t busy_ns[TEMPO_NUM_CLASSES];
 	atomic64_t busy_shown[TEMPO_NUM_CLASSES];
+	spinlock_t lock; /* guards running */
+	struct list_head running;
 	atomic64_t cpu_ns[TEMPO_NUM_CLASSES];
 	atomic_t jobs;
 	struct tempo_budget budget;

@@ -220,11 +220,11 @@ static void end_engine_wait(struct tempo_engine *engine,
 		job->times.engine_wait_ns += ran - job->engine_mark;
 }
 
-/* Start, or with @busy NULL end, what tempo_hw_running_ns() reads. */
-static void set_run(struct tempo_engine *engine, atomic64_t *busy)
+/* The run in progress, as tempo_hw_job_run_ns() reads it: @job's, or none. */
+static void set_run(struct tempo_engine *engine, struct tempo_hw_job *job)
 {
 	write_seqcount_begin(&engine->run_seq);
-	engine->run_busy = busy;
+	engine->run_job = job;
 	write_seqcount_end(&engine->run_seq);
 }
 
@@ -286,7 +286,7 @@ struct tempo_hw_hqd *tempo_hqd_select(struct tempo_engine *engine,
 	engine->stalled = false;
 	engine->gpu_pending = 0;
 	engine->publish_wall = ktime_get_ns();
-	set_run(engine, best && best->save.job ? best->save.job->busy_ns : NULL);
+	set_run(engine, best ? best->save.job : NULL);
 	spin_unlock_irq(&engine->lock);
 	return best;
 }
@@ -311,7 +311,7 @@ void tempo_hqd_fetch(struct tempo_hw_hqd *hqd)
 	job->times.started = ktime_get_ns();
 	end_engine_wait(engine, job);
 	hqd->save.job = job;
-	set_run(engine, job->busy_ns);
+	set_run(engine, job);
 	spin_unlock_irq(&engine->lock);
 }
 
@@ -339,17 +339,15 @@ void tempo_hqd_ran_locked(struct tempo_hw_hqd *hqd)
 	engine->ran_ns[tempo_hqd_rank(hqd)] += now - engine->rank_start;
 	engine->current_hqd = NULL;
 	job = hqd->save.job;
-	if (job) {
-		/* Preempted, it waits again; ended, it no longer matters. */
+	/* Preempted, it waits again; ended, it no longer matters. */
+	if (job)
 		tempo_hqd_start_engine_wait(engine, hqd, job, now);
-		job->run_ns += ns;
-		if (job->busy_ns)
-			atomic64_add(ns, job->busy_ns);
-	}
 	write_seqcount_begin(&engine->run_seq);
+	if (job)
+		job->run_ns += ns;
 	engine->gpu_ns = now;
 	engine->run_gpu = 0;
-	engine->run_busy = NULL;
+	engine->run_job = NULL;
 	write_seqcount_end(&engine->run_seq);
 }
 
@@ -425,64 +423,34 @@ bool tempo_hqd_hung(struct tempo_hw_hqd *hqd, const struct tempo_hw_job *job)
 
 /**
  * tempo_hw_job_run_ns() - a job's running time so far
- * @job: a job submitted to an HQD, or a member of a submitted gang
+ * @job: a job submitted to an HQD, or a member of a submitted gang, or
+ *	one not submitted yet (which has run for 0 ns)
  *
  * Its GPU time (see "GPU time"), the run in progress included as last
  * published: time spent preempted, waiting in its ring behind other jobs,
  * waiting for compute units or for the rest of its gang does not count,
- * nor any time its threads waited for a host CPU.
+ * nor any time its threads waited for a host CPU. Reads without the
+ * engine's lock: a reader in a loop does not slow the command processor.
  *
- * Context: any; takes the engine's lock.
+ * Context: any.
  * Return: nanoseconds.
  */
 u64 tempo_hw_job_run_ns(struct tempo_hw_job *job)
 {
-	struct tempo_hw_hqd *hqd = job->hqd;
+	struct tempo_hw_hqd *hqd = READ_ONCE(job->hqd);
 	struct tempo_engine *engine;
-	unsigned long flags;
+	unsigned int seq;
 	u64 ns;
 
 	if (!hqd)
 		return 0;
 	engine = hqd->engine;
-	spin_lock_irqsave(&engine->lock, flags);
-	ns = job->run_ns;
-	if (engine->current_hqd == hqd && hqd->save.job == job)
-		ns += engine->run_gpu;
-	spin_unlock_irqrestore(&engine->lock, flags);
-	return ns;
-}
-
-/**
- * tempo_hw_running_ns() - the runs in progress of jobs that count in one place
- * @hw: the hardware
- * @busy_ns: a counter that jobs name as their &tempo_hw_job.busy_ns
- *
- * What the hardware would add to @busy_ns if the runs in progress ended
- * now: their GPU time as last published.
- * Reads each engine's run without its lock: a reader in a loop does not
- * slow the command processors down.
- *
- * Context: any.
- * Return: nanoseconds, summed over the engines running such a job now.
- */
-u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns)
-{
-	u64 ns = 0;
-	u32 i;
-
-	for (i = 0; i < hw->num_engines; i++) {
-		struct tempo_engine *engine = &hw->engines[i];
-		u64 run = 0;
-		unsigned int seq;
-
-		do {
-			seq = read_seqcount_begin(&engine->run_seq);
-			if (READ_ONCE(engine->run_busy) == busy_ns)
-				run = READ_ONCE(engine->run_gpu);
-		} while (read_seqcount_retry(&engine->run_seq, seq));
-		ns += run;
-	}
+	do {
+		seq = read_seqcount_begin(&engine->run_seq);
+		ns = READ_ONCE(job->run_ns);
+		if (READ_ONCE(engine->run_job) == job)
+			ns += READ_ONCE(engine->run_gpu);
+	} while (read_seqcount_retry(&engine->run_seq, seq));
 	return ns;
 }
 

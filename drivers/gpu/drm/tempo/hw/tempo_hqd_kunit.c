@@ -192,11 +192,10 @@ static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 	struct tempo_hw_job *job = kunit_kzalloc(test, sizeof(*job),
 						 GFP_KERNEL);
 	struct tempo_hw_job *ring[1] = { job };
-	atomic64_t busy = ATOMIC64_INIT(0), other = ATOMIC64_INIT(0);
+	struct tempo_hw_job other = { .hqd = &e->hqds[0] };
 	u64 slice;
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
-	job->busy_ns = &busy;
 	job->hqd = &e->hqds[0];
 	e->hw->num_engines = 1;
 	e->hw->engines = e;
@@ -204,16 +203,14 @@ static void hqd_running_time_is_the_fetched_jobs(struct kunit *test)
 	e->hqds[0].mqd.ring_size = 1;
 	give_work(&e->hqds[0]);
 	KUNIT_EXPECT_PTR_EQ(test, &e->hqds[0], select_still(e, &slice));
-	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &busy));
+	KUNIT_EXPECT_EQ(test, 0, tempo_hw_job_run_ns(job));
 	tempo_hqd_fetch(&e->hqds[0]);
 	KUNIT_EXPECT_PTR_EQ(test, job, e->hqds[0].save.job);
 	e->run_gpu = NSEC_PER_MSEC;
-	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, tempo_hw_running_ns(e->hw, &busy));
-	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &other));
 	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, tempo_hw_job_run_ns(job));
+	KUNIT_EXPECT_EQ(test, 0, tempo_hw_job_run_ns(&other));
 	tempo_hqd_ran(&e->hqds[0]);
-	KUNIT_EXPECT_EQ(test, 0, tempo_hw_running_ns(e->hw, &busy));
-	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, (u64)atomic64_read(&busy));
+	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, tempo_hw_job_run_ns(job));
 	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, job->run_ns);
 	KUNIT_EXPECT_EQ(test, NSEC_PER_MSEC, e->gpu_ns);
 }

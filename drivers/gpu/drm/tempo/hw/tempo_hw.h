@@ -189,9 +189,6 @@ static_assert(offsetof(struct tempo_hw_fence, base) == 0);
  *	CPU; set by the hardware
  * @cpu_ns: host CPU time the emulation spent on the job (command
  *	processor and compute units), set by the hardware
- * @busy_ns: NULL, or where the hardware adds the job's running time (GPU
- *	time, as @run_ns) at the end of each run (when the job is preempted
- *	or ends); tempo_hw_running_ns() gives the run in progress
  * @times: what WRITE_JOB_TIMES reports (&struct drm_tempo_job_times),
  *	set by the hardware: when the job was written into its ring
  *	(@times.queued) and fetched (@times.started), and the GPU time it
@@ -214,7 +211,6 @@ struct tempo_hw_job {
 	bool gang_present;
 	u64 run_ns;
 	u64 cpu_ns;
-	atomic64_t *busy_ns;
 	struct {
 		u64 queued;
 		u64 started;
@@ -281,7 +277,6 @@ void tempo_hw_gang_abort(struct tempo_hw_gang *gang, int error);
 bool tempo_hw_hqd_idle(struct tempo_hw_hqd *hqd);
 u32 tempo_hw_hqd_pending(struct tempo_hw_hqd *hqd);
 u64 tempo_hw_job_run_ns(struct tempo_hw_job *job);
-u64 tempo_hw_running_ns(struct tempo_hw *hw, const atomic64_t *busy_ns);
 void tempo_hw_hqd_set_priority(struct tempo_hw_hqd *hqd, u8 pipe_priority,
 			       u8 queue_priority);
 

@@ -211,11 +211,10 @@ struct tempo_hw_hqd {
  * @gpu_ns: GPU time of the runs that ended, on every queue
  * @run_gpu: GPU time of the run in progress, as the command processor
  *	last published it (see "GPU time" in tempo_hw.c)
- * @run_busy: &tempo_hw_job.busy_ns of the job of the run in progress,
- *	or NULL
- * @run_seq: lets tempo_hw_running_ns() read @run_gpu and @run_busy
- *	without @lock, which every run takes: fdinfo readers must not slow
- *	the command processors
+ * @run_job: the job of the run in progress, or NULL
+ * @run_seq: lets tempo_hw_job_run_ns() read @run_gpu, @run_job and the
+ *	job's &tempo_hw_job.run_ns without @lock, which every run takes:
+ *	fdinfo readers must not slow the command processors
  * @work_mark: the command processor's thread clock (tempo_clock_thread())
  *	when it last counted it; used by the command processor only
  * @stalled: it waits for compute units or for the other members of a
@@ -247,7 +246,7 @@ struct tempo_engine {
 	struct tempo_hw_hqd *current_hqd;
 	u64 gpu_ns;
 	u64 run_gpu;
-	atomic64_t *run_busy;
+	struct tempo_hw_job *run_job;
 	seqcount_spinlock_t run_seq;
 	u64 work_mark;
 	bool stalled;

@@ -40,8 +40,8 @@ static void ring_write(struct tempo_hw_hqd *hqd, struct tempo_hw_job *job)
 
 	lockdep_assert_held(&hqd->engine->lock);
 	job->seqno = ++hqd->seqno;
-	job->hqd = hqd;
 	job->run_ns = 0;
+	WRITE_ONCE(job->hqd, hqd);	/* read by tempo_hw_job_run_ns() */
 	job->cpu_ns = 0;
 	memset(&job->times, 0, sizeof(job->times));
 	job->times.queued = ktime_get_ns();
