@@ -87,64 +87,10 @@ case $fence_unload in
 esac
 
 # --- which module, with which parameters --------------------------------
-module=${1:-${TEMPO_MODULE:-}}
-params=${TEMPO_MODPARAMS:-}
-given_params=${TEMPO_MODPARAMS+set}
-vm_params=
-if [ -z "$module" ]; then
-	xfer=
-	for w in $(</proc/cmdline); do
-		case $w in tempovm_xfer=*) xfer=${w#tempovm_xfer=} ;; esac
-	done
-	if [ -n "$xfer" ] && [ -r "$xfer/job" ]; then
-		# The job file is written with printf %q: safe to source.
-		# shellcheck source=/dev/null
-		. <(grep -E '^TEMPO_(MODULE|MODPARAMS)=' "$xfer/job")
-		module=${TEMPO_MODULE:-}
-		vm_params=${TEMPO_MODPARAMS:-}
-		[ -n "$given_params" ] || params=$vm_params
-	fi
-fi
-if [ -z "$module" ] || [ ! -r "$module" ]; then
-	skip_all "no module to load (give its path, or run in tools/vm/run)"
-fi
-name=${TEMPO_MODULE_NAME:-}
-if [ -z "$name" ]; then
-	name=${module##*/}
-	name=${name%%.ko*}
-	name=${name//-/_}
-fi
-
-loaded() { grep -q "^$name " /proc/modules; }
-refcnt() { cat "/sys/module/$name/refcnt" 2>/dev/null || echo '?'; }
-
-# The kernel's own answer, not kmod's refcount check: busybox calls
-# delete_module() directly.
-unload() {
-	if [ -n "$BB" ]; then
-		$BB rmmod "$name" 2>&1
-	else
-		rmmod "$name" 2>&1
-	fi
-}
-
-# load [PARAMS]: with the cycles' parameters by default.
-load() {
-	local out p=${1-$params}
-	# shellcheck disable=SC2086
-	if [ -n "$BB" ]; then
-		out=$($BB insmod "$module" $p 2>&1)
-	else
-		out=$(insmod "$module" $p 2>&1)
-	fi || { echo "insmod: $out"; return 1; }
-	for _ in $(seq 100); do
-		compgen -G '/dev/dri/renderD*' >/dev/null && break
-		sleep 0.05
-	done
-	compgen -G '/dev/dri/renderD*' >/dev/null || { echo "no render node"; return 1; }
-	command -v fix-dri-perms >/dev/null && fix-dri-perms
-	return 0
-}
+module_arg=${1:-}
+# shellcheck source=tests/guest/module.sh
+. tests/guest/module.sh
+[ -n "$module" ] || skip_all "no module to load (give its path, or run in tools/vm/run)"
 
 tmp=$(mktemp -d)
 # The holder's state file, which the unprivileged user writes too.
