@@ -8,7 +8,7 @@ BUILD   ?= $(CURDIR)/build
 CMAKE_BUILD := $(BUILD)/cmake
 JOBS    ?= $(shell nproc)
 PREFIX  ?= /usr/local
-VERSION := $(shell cat VERSION)
+VERSION := $(shell scripts/version.sh)
 DKMS_SRC ?= /usr/src/tempo-$(VERSION)
 
 .PHONY: all deps modules lib tools check demo install uninstall install-test clean gates \

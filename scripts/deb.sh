@@ -20,12 +20,6 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 out=$(mkdir -p "${1:-build/deb}" && cd "${1:-build/deb}" && pwd)
 
-# The project version: VERSION's one MAJOR.MINOR.PATCH line.
-project_version() {
-	[ "$(wc -l <VERSION)" -eq 1 ] &&
-		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
-}
-
 # copy_tree DIR: the source tree's files, with their times, into DIR.
 copy_tree() {
 	# shellcheck disable=SC2016
@@ -46,8 +40,8 @@ changelog() {
 	EOF
 }
 
-version=$(project_version) ||
-	{ echo "deb: VERSION is not one MAJOR.MINOR.PATCH line" >&2; exit 1; }
+# The project version: VERSION's one MAJOR.MINOR.PATCH line.
+version=$(scripts/version.sh) || exit 1
 git rev-parse --is-inside-work-tree >/dev/null ||
 	{ echo "deb: $repo is not a git work tree" >&2; exit 1; }
 

@@ -15,13 +15,7 @@ dest=$1
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-# VERSION's one line, MAJOR.MINOR.PATCH in decimal.
-read_version() {
-	[ "$(wc -l <VERSION)" -eq 1 ] &&
-		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
-}
-version=$(read_version) ||
-	{ echo "$0: VERSION is not one MAJOR.MINOR.PATCH line" >&2; exit 1; }
+version=$(scripts/version.sh) || exit 1
 
 mkdir -p "$dest"
 find dkms.conf VERSION Kbuild drivers/gpu/drm/tempo uapi/drm/tempo_drm.h -type f \

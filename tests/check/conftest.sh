@@ -14,19 +14,9 @@ cd "$repo" || exit 2
 compat=drivers/gpu/drm/tempo/compat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-# result NAME STATUS: one TAP line.
-result() {
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		failed=$((failed + 1))
-	fi
-}
+# result NAME STATUS, counting in n and failed.
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 # A compiler that compiles the probe (its last argument) when it says so.
 cat >"$tmp/cc" <<'EOF'

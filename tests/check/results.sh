@@ -20,21 +20,9 @@ cd "$repo" || exit 2
 ksft=${1:-build/kselftest/install}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-# result NAME STATUS [SKIP-REASON]: one TAP line.
-result() {
-	n=$((n + 1))
-	if [ -n "${3:-}" ]; then
-		echo "ok $n $1 # SKIP $3"
-	elif [ "$2" = 0 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1"
-		failed=$((failed + 1))
-	fi
-}
+# result NAME STATUS [SKIP-REASON], counting in n and failed.
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 # expect NAME WANT GOT: a test that GOT is WANT.
 expect() {

@@ -28,18 +28,9 @@ dir=${1:?usage: tests/guest/gputop.sh IGT_DIR}
 hold=$repo/build/cmake/tests/tempo-hold/tempo-hold
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0 n=0
-
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-		pass=$((pass + 1))
-	else
-		echo "not ok $n $2"
-		fail=$((fail + 1))
-	fi
-}
+# result NAME STATUS, counting in n and failed.
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 "$hold" --gate 0 --spin 400 --spins 30 --state "$tmp/state" --then release \
 	--idle-kib 4096 --timeout 120 &
@@ -52,7 +43,7 @@ done
 # input): give it one, of a known size.
 script -q -e -c "stty cols 160 rows 40; '$dir/build/tools/gputop' -n 2 -d 3" \
 	/dev/null >"$tmp/gputop" 2>&1
-check $? "gputop ran"
+result "gputop ran" $?
 class=compute
 capacity=$(sed -n 's/^drm-engine-capacity-compute:[[:space:]]*\([0-9]*\)$/\1/p' \
 	/proc/"$pid"/fdinfo/* 2>/dev/null | head -n 1)
@@ -60,7 +51,7 @@ fdinfo=$(grep -l '^drm-driver:[[:space:]]*tempo$' /proc/"$pid"/fdinfo/* 2>/dev/n
 cat "${fdinfo:-/dev/null}" >"$tmp/fdinfo"
 kill -USR1 "$pid"
 wait "$pid"
-check $? "tempo-hold ran its jobs (capacity of compute: ${capacity:-none})"
+result "tempo-hold ran its jobs (capacity of compute: ${capacity:-none})" $?
 
 # The last screen gputop drew, without its escape sequences: a header
 # naming the engine classes, then one line per client with a percentage
@@ -71,17 +62,17 @@ sed "s/^/# /" "$tmp/screen"
 read -r -a names < <(grep -m1 ' NAME' "$tmp/screen" | sed 's/MEM\|RSS\|PID\|NAME//g')
 mapfile -t pcts < <(awk -v pid="$pid" '$1 == pid' "$tmp/screen" |
 	grep -o '[0-9.]*%' | tr -d %)
-check "$([ ${#pcts[@]} -gt 0 ] && [ ${#pcts[@]} = ${#names[@]} ]; echo $?)" \
-	"gputop shows tempo-hold ($pid) with one figure per class (${names[*]}: ${pcts[*]})"
+result "gputop shows tempo-hold ($pid) with one figure per class (${names[*]}: ${pcts[*]})" \
+	"$([ ${#pcts[@]} -gt 0 ] && [ ${#pcts[@]} = ${#names[@]} ]; echo $?)"
 for i in "${!names[@]}"; do
 	pct=${pcts[$i]:-none}
 	if [ "${names[$i]}" = "$class" ]; then
 		want=$(awk -v c="${capacity:-1}" 'BEGIN { printf "%.1f", 100 / c }')
 		ok=$(awk -v p="$pct" -v w="$want" 'BEGIN { print (p != "none" && p >= 0.8 * w && p <= 1.6 * w) ? 0 : 1 }')
-		check "$ok" "gputop: $class busy $pct %, one engine of $capacity is $want %"
+		result "gputop: $class busy $pct %, one engine of $capacity is $want %" "$ok"
 	else
 		ok=$(awk -v p="$pct" 'BEGIN { print (p != "none" && p < 5) ? 0 : 1 }')
-		check "$ok" "gputop: ${names[$i]} idle ($pct %)"
+		result "gputop: ${names[$i]} idle ($pct %)" "$ok"
 	fi
 done
 # memory_kib KEY: the sum of fdinfo's drm-KEY-<region> keys, in KiB.
@@ -101,12 +92,14 @@ as_gputop() {
 	}'
 }
 total=$(memory_kib total) resident=$(memory_kib resident)
-check "$([ "$total" = 4160 ]; echo $?)" "fdinfo: drm-total-* of tempo-hold is $total KiB, 4160 KiB"
-check "$([ "$resident" = 64 ]; echo $?)" "fdinfo: drm-resident-* of tempo-hold is $resident KiB, 64 KiB"
+result "fdinfo: drm-total-* of tempo-hold is $total KiB, 4160 KiB" \
+	"$([ "$total" = 4160 ]; echo $?)"
+result "fdinfo: drm-resident-* of tempo-hold is $resident KiB, 64 KiB" \
+	"$([ "$resident" = 64 ]; echo $?)"
 read -r mem rss < <(awk -v pid="$pid" '$1 == pid { print $2, $3 }' "$tmp/screen")
-check "$([ "${mem:-}" = "$(as_gputop 4160)" ]; echo $?)" \
-	"gputop: MEM of tempo-hold is ${mem:-none}, $(as_gputop 4160)"
-check "$([ "${rss:-}" = "$(as_gputop 64)" ]; echo $?)" \
-	"gputop: RSS of tempo-hold is ${rss:-none}, $(as_gputop 64)"
-echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
-[ "$fail" = 0 ]
+result "gputop: MEM of tempo-hold is ${mem:-none}, $(as_gputop 4160)" \
+	"$([ "${mem:-}" = "$(as_gputop 4160)" ]; echo $?)"
+result "gputop: RSS of tempo-hold is ${rss:-none}, $(as_gputop 64)" \
+	"$([ "${rss:-}" = "$(as_gputop 64)" ]; echo $?)"
+echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
+[ "$failed" = 0 ]

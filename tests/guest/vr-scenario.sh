@@ -43,16 +43,9 @@ trap 'rm -rf "$tmp"' EXIT
 status=$?
 sed 's/^/# /' "$tmp/out.txt"
 
-n=0 failed=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+# result NAME STATUS, counting in n and failed.
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 # A table row's field: row RUN PROCESS COLUMN (3: priority, 4: frames,
 # 5: missed, 6: of which by the GPU, 7: wrong, 8: p50).
@@ -63,30 +56,30 @@ row() {
 
 # Exit status 1: a deadline missed (or the workload failed, checked below).
 [ "$status" = 0 ] || [ "$status" = 1 ]
-check $? "tempo-demo ran (exit $status)"
+result "tempo-demo ran (exit $status)" $?
 grep -q '^workload verified:' "$tmp/out.txt"
-check $? "the verified workload passed"
+result "the verified workload passed" $?
 on_vr_prio=$(row ON vr-compositor 3) on_game_prio=$(row ON game 3)
 [ "$on_vr_prio" = high ] && [ "$on_game_prio" = low ]
-check $? "priority ON ran with the VR compositor at high, the game at low (got ${on_vr_prio:-none}, ${on_game_prio:-none})"
+result "priority ON ran with the VR compositor at high, the game at low (got ${on_vr_prio:-none}, ${on_game_prio:-none})" $?
 on_wrong=$(row ON vr-compositor 7) off_wrong=$(row OFF vr-compositor 7)
 [ "$on_wrong" = 0 ] && [ "$off_wrong" = 0 ]
-check $? "every frame of the VR compositor was right (wrong: ON ${on_wrong:-?}, OFF ${off_wrong:-?})"
+result "every frame of the VR compositor was right (wrong: ON ${on_wrong:-?}, OFF ${off_wrong:-?})" $?
 on_frames=$(row ON vr-compositor 4) on_missed=$(row ON vr-compositor 5)
 off_frames=$(row OFF vr-compositor 4) off_missed=$(row OFF vr-compositor 5)
 off_by_gpu=$(row OFF vr-compositor 6) on_by_gpu=$(row ON vr-compositor 6)
 [ -n "$off_by_gpu" ] && [ "$off_by_gpu" -gt 0 ]
-check $? "priority OFF: the game's work on the GPU made the VR compositor miss frames (${off_by_gpu:-?} of ${off_missed:-?} missed of ${off_frames:-?})"
+result "priority OFF: the game's work on the GPU made the VR compositor miss frames (${off_by_gpu:-?} of ${off_missed:-?} missed of ${off_frames:-?})" $?
 [ "$on_by_gpu" = 0 ]
-check $? "priority ON: no frame of the VR compositor missed behind other work on the GPU (${on_by_gpu:-?}; missed in all ${on_missed:-?} of ${on_frames:-?})"
+result "priority ON: no frame of the VR compositor missed behind other work on the GPU (${on_by_gpu:-?}; missed in all ${on_missed:-?} of ${on_frames:-?})" $?
 # ON's share of missed frames at most a fifth of OFF's, in integers.
 [ "${on_frames:-0}" -gt 0 ] && [ "${off_frames:-0}" -gt 0 ] &&
 	[ $((5 * on_missed * off_frames)) -le $((off_missed * on_frames)) ]
-check $? "priority ON: the VR compositor missed at most a fifth of OFF's share (${on_missed:-?} of ${on_frames:-?}, OFF ${off_missed:-?} of ${off_frames:-?})"
+result "priority ON: the VR compositor missed at most a fifth of OFF's share (${on_missed:-?} of ${on_frames:-?}, OFF ${off_missed:-?} of ${off_frames:-?})" $?
 on_p50=$(row ON vr-compositor 8) off_p50=$(row OFF vr-compositor 8)
 awk -v on="${on_p50:-x}" -v off="${off_p50:-x}" \
 	'BEGIN { exit !(on ~ /^[0-9.]+$/ && off ~ /^[0-9.]+$/ && 5 * on <= off) }'
-check $? "priority ON: the VR compositor's median latency at most a fifth of OFF's (${on_p50:-?} ms, OFF ${off_p50:-?} ms)"
+result "priority ON: the VR compositor's median latency at most a fifth of OFF's (${on_p50:-?} ms, OFF ${off_p50:-?} ms)" $?
 echo "# priority ON: the VR compositor missed ${on_missed:-?} of ${on_frames:-?} frames, ${on_by_gpu:-?} behind other work on the GPU"
 
 echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"

@@ -147,11 +147,7 @@ skip() {
 
 # VERSION's one line, MAJOR.MINOR.PATCH in decimal: tempo's version, which
 # every other place takes from it.
-version_file() {
-	[ "$(wc -l <VERSION)" -eq 1 ] &&
-		grep -Ex '(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)' VERSION
-}
-version=$(version_file)
+version=$(scripts/version.sh)
 sover=${version%.*}
 
 # same WHAT VALUE: prints both; true when VALUE is $version.

@@ -11,33 +11,23 @@
 
 #include <tempo/packet.hpp>
 
+#include "uapi.hpp"
+
 namespace tempo {
 
-namespace {
+// Every opcode, length and field index below is the uAPI's (its "Packet
+// layout"); uapi.hpp checks that the public enums and packet_header() agree
+// with it.
 
-// Fixed lengths in dwords, header included (see "Packets" in the uAPI).
-constexpr std::size_t write_timestamp_length = 3;
-constexpr std::size_t write_job_times_length = 3;
-constexpr std::size_t copy_length = 6;
-constexpr std::size_t fill_length = 5;
-constexpr std::size_t atomic_length = 6;
-constexpr std::size_t wait_mem_length = 8;
-constexpr std::size_t dispatch_header_length = 5;
-constexpr std::size_t batch_start_length = 4;
-constexpr std::size_t end_length = 1;
-constexpr std::uint32_t batch_chain_flag = 1U << 0;
-
-} // namespace
-
-std::uint32_t* PacketWriter::begin_packet(Opcode opcode, std::size_t length)
+std::uint32_t* PacketWriter::begin_packet(std::uint32_t opcode, std::size_t length)
 {
     if (length > max_packet_length)
         throw std::length_error("tempo::PacketWriter: a packet of " + std::to_string(length) +
                                 " dwords does not fit the 16-bit length of its header");
     const std::size_t at = dwords_.size();
     dwords_.resize(at + length);
-    dwords_[at] = packet_header(opcode, static_cast<std::uint32_t>(length));
-    return dwords_.data() + at + 1;
+    dwords_[at] = DRM_TEMPO_PKT_HEADER(opcode, length);
+    return dwords_.data() + at;
 }
 
 std::ptrdiff_t PacketWriter::self_offset(std::span<const std::uint32_t> data) const noexcept
@@ -50,22 +40,21 @@ std::ptrdiff_t PacketWriter::self_offset(std::span<const std::uint32_t> data) co
     return data.data() - begin;
 }
 
-std::uint32_t* PacketWriter::put_address(std::uint32_t* out, GpuAddress address) noexcept
+void PacketWriter::put_address(std::uint32_t* field, GpuAddress address) noexcept
 {
-    *out++ = address.low();
-    *out++ = address.high();
-    return out;
+    field[0] = address.low();
+    field[1] = address.high();
 }
 
-std::uint32_t* PacketWriter::put_u64(std::uint32_t* out, std::uint64_t value) noexcept
+void PacketWriter::put_u64(std::uint32_t* field, std::uint64_t value) noexcept
 {
-    return put_address(out, GpuAddress{value});
+    put_address(field, GpuAddress{value});
 }
 
 PacketWriter& PacketWriter::nop(std::uint32_t length)
 {
     // The payload of a NOP is ignored: zeroes.
-    begin_packet(Opcode::Nop, std::max<std::uint32_t>(length, 1));
+    begin_packet(DRM_TEMPO_PKT_NOP, std::max<std::uint32_t>(length, DRM_TEMPO_PKT_NOP_MIN_DW));
     return *this;
 }
 
@@ -74,60 +63,65 @@ PacketWriter& PacketWriter::write_data(GpuAddress dst, std::span<const std::uint
     if (data.empty())
         throw std::invalid_argument("tempo::PacketWriter::write_data: no data");
     const std::ptrdiff_t self = self_offset(data);
-    std::uint32_t* out = begin_packet(Opcode::WriteData, data.size() + 3);
-    out = put_address(out, dst);
+    std::uint32_t* p =
+        begin_packet(DRM_TEMPO_PKT_WRITE_DATA, DRM_TEMPO_WRITE_DATA_DATA + data.size());
+    put_address(p + DRM_TEMPO_WRITE_DATA_VA, dst);
     const std::uint32_t* in = self < 0 ? data.data() : dwords_.data() + self;
-    std::copy(in, in + data.size(), out);
+    std::copy(in, in + data.size(), p + DRM_TEMPO_WRITE_DATA_DATA);
     return *this;
 }
 
 PacketWriter& PacketWriter::write_timestamp(GpuAddress dst)
 {
-    put_address(begin_packet(Opcode::WriteTimestamp, write_timestamp_length), dst);
+    std::uint32_t* p =
+        begin_packet(DRM_TEMPO_PKT_WRITE_TIMESTAMP, DRM_TEMPO_PKT_WRITE_TIMESTAMP_DW);
+    put_address(p + DRM_TEMPO_WRITE_TIMESTAMP_VA, dst);
     return *this;
 }
 
 PacketWriter& PacketWriter::write_job_times(GpuAddress dst)
 {
-    put_address(begin_packet(Opcode::WriteJobTimes, write_job_times_length), dst);
+    std::uint32_t* p =
+        begin_packet(DRM_TEMPO_PKT_WRITE_JOB_TIMES, DRM_TEMPO_PKT_WRITE_JOB_TIMES_DW);
+    put_address(p + DRM_TEMPO_WRITE_JOB_TIMES_VA, dst);
     return *this;
 }
 
 PacketWriter& PacketWriter::copy(GpuAddress dst, GpuAddress src, std::uint32_t size)
 {
-    std::uint32_t* out = begin_packet(Opcode::Copy, copy_length);
-    out = put_address(out, dst);
-    out = put_address(out, src);
-    *out = size;
+    std::uint32_t* p = begin_packet(DRM_TEMPO_PKT_COPY, DRM_TEMPO_PKT_COPY_DW);
+    put_address(p + DRM_TEMPO_COPY_DST, dst);
+    put_address(p + DRM_TEMPO_COPY_SRC, src);
+    p[DRM_TEMPO_COPY_SIZE] = size;
     return *this;
 }
 
 PacketWriter& PacketWriter::fill(GpuAddress dst, std::uint32_t value, std::uint32_t size)
 {
-    std::uint32_t* out = begin_packet(Opcode::Fill, fill_length);
-    out = put_address(out, dst);
-    *out++ = value;
-    *out = size;
+    std::uint32_t* p = begin_packet(DRM_TEMPO_PKT_FILL, DRM_TEMPO_PKT_FILL_DW);
+    put_address(p + DRM_TEMPO_FILL_DST, dst);
+    p[DRM_TEMPO_FILL_VALUE] = value;
+    p[DRM_TEMPO_FILL_SIZE] = size;
     return *this;
 }
 
 PacketWriter& PacketWriter::atomic(GpuAddress dst, AtomicOp op, std::uint64_t value)
 {
-    std::uint32_t* out = begin_packet(Opcode::Atomic, atomic_length);
-    out = put_address(out, dst);
-    *out++ = static_cast<std::uint32_t>(op);
-    put_u64(out, value);
+    std::uint32_t* p = begin_packet(DRM_TEMPO_PKT_ATOMIC, DRM_TEMPO_PKT_ATOMIC_DW);
+    put_address(p + DRM_TEMPO_ATOMIC_VA, dst);
+    p[DRM_TEMPO_ATOMIC_OP] = static_cast<std::uint32_t>(op);
+    put_u64(p + DRM_TEMPO_ATOMIC_VALUE, value);
     return *this;
 }
 
 PacketWriter& PacketWriter::wait_mem(GpuAddress address, Compare compare, std::uint64_t reference,
                                      std::uint64_t mask)
 {
-    std::uint32_t* out = begin_packet(Opcode::WaitMem, wait_mem_length);
-    out = put_address(out, address);
-    *out++ = static_cast<std::uint32_t>(compare);
-    out = put_u64(out, reference);
-    put_u64(out, mask);
+    std::uint32_t* p = begin_packet(DRM_TEMPO_PKT_WAIT_MEM, DRM_TEMPO_PKT_WAIT_MEM_DW);
+    put_address(p + DRM_TEMPO_WAIT_MEM_VA, address);
+    p[DRM_TEMPO_WAIT_MEM_COMPARE] = static_cast<std::uint32_t>(compare);
+    put_u64(p + DRM_TEMPO_WAIT_MEM_REF, reference);
+    put_u64(p + DRM_TEMPO_WAIT_MEM_MASK, mask);
     return *this;
 }
 
@@ -135,13 +129,14 @@ PacketWriter& PacketWriter::dispatch(Kernel kernel, Groups groups,
                                      std::span<const std::uint32_t> args)
 {
     const std::ptrdiff_t self = self_offset(args);
-    std::uint32_t* out = begin_packet(Opcode::Dispatch, dispatch_header_length + args.size());
-    *out++ = static_cast<std::uint32_t>(kernel);
-    *out++ = groups.x;
-    *out++ = groups.y;
-    *out++ = groups.z;
+    std::uint32_t* p =
+        begin_packet(DRM_TEMPO_PKT_DISPATCH, DRM_TEMPO_PKT_DISPATCH_MIN_DW + args.size());
+    p[DRM_TEMPO_DISPATCH_KERNEL] = static_cast<std::uint32_t>(kernel);
+    p[DRM_TEMPO_DISPATCH_GROUPS_X] = groups.x;
+    p[DRM_TEMPO_DISPATCH_GROUPS_Y] = groups.y;
+    p[DRM_TEMPO_DISPATCH_GROUPS_Z] = groups.z;
     const std::uint32_t* in = self < 0 ? args.data() : dwords_.data() + self;
-    std::copy(in, in + args.size(), out);
+    std::copy(in, in + args.size(), p + DRM_TEMPO_DISPATCH_ARGS);
     return *this;
 }
 
@@ -181,15 +176,15 @@ PacketWriter& PacketWriter::dispatch_spin(Groups groups, std::uint32_t nanosecon
 
 PacketWriter& PacketWriter::batch_start(GpuAddress batch, BatchStartMode mode)
 {
-    std::uint32_t* out = begin_packet(Opcode::BatchStart, batch_start_length);
-    out = put_address(out, batch);
-    *out = mode == BatchStartMode::Chain ? batch_chain_flag : 0U;
+    std::uint32_t* p = begin_packet(DRM_TEMPO_PKT_BATCH_START, DRM_TEMPO_PKT_BATCH_START_DW);
+    put_address(p + DRM_TEMPO_BATCH_START_VA, batch);
+    p[DRM_TEMPO_BATCH_START_FLAGS] = mode == BatchStartMode::Chain ? DRM_TEMPO_BATCH_CHAIN : 0U;
     return *this;
 }
 
 PacketWriter& PacketWriter::end()
 {
-    begin_packet(Opcode::End, end_length);
+    begin_packet(DRM_TEMPO_PKT_END, DRM_TEMPO_PKT_END_DW);
     return *this;
 }
 

@@ -14,6 +14,7 @@
 #pragma GCC diagnostic pop
 
 #include <cstddef>
+#include <cstdint>
 
 #include <tempo/packet.hpp>
 #include <tempo/types.hpp>
@@ -65,7 +66,19 @@ static_assert(static_cast<int>(Kernel::AtomicInc) == DRM_TEMPO_KERNEL_ATOMIC_INC
 static_assert(static_cast<int>(Kernel::Checksum) == DRM_TEMPO_KERNEL_CHECKSUM);
 static_assert(static_cast<int>(Kernel::Spin) == DRM_TEMPO_KERNEL_SPIN);
 
-static_assert(packet_header(Opcode::Dispatch, 9) ==
-              DRM_TEMPO_PKT_HEADER(DRM_TEMPO_PKT_DISPATCH, 9));
+// The public header cannot use DRM_TEMPO_PKT_HEADER(): packet_header() and
+// max_packet_length restate it, and must say the same for every opcode and
+// length.
+static_assert(max_packet_length == ~std::uint32_t{0} >> DRM_TEMPO_PKT_LEN_SHIFT);
+
+consteval bool packet_header_is_the_uapis()
+{
+    for (std::uint32_t op = 0; op <= DRM_TEMPO_PKT_OP_MASK; op++)
+        for (std::uint32_t len : {1U, 2U, 0x1234U, max_packet_length})
+            if (packet_header(static_cast<Opcode>(op), len) != DRM_TEMPO_PKT_HEADER(op, len))
+                return false;
+    return true;
+}
+static_assert(packet_header_is_the_uapis());
 
 } // namespace tempo::detail

@@ -16,7 +16,8 @@
 
 namespace tempo {
 
-/// Packet opcodes (&enum drm_tempo_packet).
+/// Packet opcodes: those of &enum drm_tempo_packet, which libtempo checks
+/// they equal when it is built (this header does not include the uAPI's).
 enum class Opcode : std::uint8_t {
     Nop = 0,
     WriteData = 1,
@@ -92,6 +93,7 @@ struct Groups {
 inline constexpr std::uint32_t max_packet_length = 0xffff;
 
 /// A packet header: opcode in bits 0..7, length in dwords (header included) in bits 16..31.
+/// DRM_TEMPO_PKT_HEADER() of the uAPI, which libtempo checks this equals when it is built.
 [[nodiscard]] constexpr std::uint32_t packet_header(Opcode opcode, std::uint32_t length) noexcept
 {
     return static_cast<std::uint32_t>(opcode) | (length << 16);
@@ -176,12 +178,14 @@ public:
     [[nodiscard]] std::vector<std::uint32_t> take() noexcept;
 
 private:
-    // Appends a packet header for @length dwords and returns where its payload goes.
-    std::uint32_t* begin_packet(Opcode opcode, std::size_t length);
+    // Appends a packet of @length dwords, its header written (@opcode: &enum
+    // drm_tempo_packet), and returns its first dword: the header.
+    std::uint32_t* begin_packet(std::uint32_t opcode, std::size_t length);
     // Index of @data in dwords_ when it points there, else -1.
     [[nodiscard]] std::ptrdiff_t self_offset(std::span<const std::uint32_t> data) const noexcept;
-    static std::uint32_t* put_address(std::uint32_t* out, GpuAddress address) noexcept;
-    static std::uint32_t* put_u64(std::uint32_t* out, std::uint64_t value) noexcept;
+    // Write a 64-bit field, low dword first, at @field.
+    static void put_address(std::uint32_t* field, GpuAddress address) noexcept;
+    static void put_u64(std::uint32_t* field, std::uint64_t value) noexcept;
 
     std::vector<std::uint32_t> dwords_;
 };
