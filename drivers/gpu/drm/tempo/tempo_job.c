@@ -336,30 +336,27 @@ void tempo_job_cancel_gang(struct tempo_job *job, int error)
 	dma_fence_end_signalling(cookie);
 }
 
-/* The hardware's jobs that make up @job: its own, or its gang's members. */
-static u32 job_hw(struct tempo_job *job, struct tempo_hw_job **hw)
+/* The parts of @job on the hardware: 1, or its gang's members. */
+static u32 job_width(const struct tempo_job *job)
 {
-	u32 i;
-
-	if (!job->gang) {
-		hw[0] = &job->hw;
-		return 1;
-	}
-	for (i = 0; i < job->gang->hw.width; i++)
-		hw[i] = &job->gang->hw.members[i];
-	return job->gang->hw.width;
+	return job->gang ? job->gang->hw.width : 1;
 }
 
-/* The engine class of a job on the hardware, or %TEMPO_NUM_CLASSES. */
-static u32 hw_class(struct tempo_hw_job *hw)
+/*
+ * Part @i of @job as the hardware runs it, and the class of the engines
+ * it may run on (a gang's column has one class): no lock of the
+ * hardware's is taken to tell.
+ */
+static struct tempo_hw_job *job_part(struct tempo_job *job, u32 i, u32 *class)
 {
-	struct tempo_hw_hqd *hqd = READ_ONCE(hw->hqd);
-	struct tempo_hw_hqd_info info;
+	struct tempo_gang_job *g = job->gang;
 
-	if (!hqd)
-		return TEMPO_NUM_CLASSES;
-	tempo_hw_hqd_info(hqd, &info);
-	return min_t(u32, info.engine_class, TEMPO_NUM_CLASSES);
+	if (!g) {
+		*class = to_tempo_queue(job->base.sched)->engine_class;
+		return &job->hw;
+	}
+	*class = g->siblings[i * g->num_siblings]->engine_class;
+	return &g->hw.members[i];
 }
 
 /**
@@ -395,39 +392,43 @@ void tempo_job_running(struct tempo_job *job)
  */
 void tempo_job_account(struct tempo_job *job)
 {
-	struct tempo_hw_job *hw[TEMPO_HW_MAX_WIDTH];
 	struct tempo_usage *usage = job->usage;
+	struct tempo_hw_job *hw;
 	unsigned long flags;
-	u32 i, n, c;
+	u32 i, c;
 
 	spin_lock_irqsave(&usage->lock, flags);
 	list_del_init(&job->usage_link);
 	spin_unlock_irqrestore(&usage->lock, flags);
-	n = job_hw(job, hw);
-	for (i = 0; i < n; i++) {
-		c = hw_class(hw[i]);
-		if (c == TEMPO_NUM_CLASSES)
+	for (i = 0; i < job_width(job); i++) {
+		hw = job_part(job, i, &c);
+		if (c >= TEMPO_NUM_CLASSES)
 			continue;
-		atomic64_add(tempo_hw_job_run_ns(hw[i]), &usage->busy_ns[c]);
-		tempo_usage_add_cpu(usage, c, hw[i]->cpu_ns);
+		atomic64_add(tempo_hw_job_run_ns(hw), &usage->busy_ns[c]);
+		tempo_usage_add_cpu(usage, c, hw->cpu_ns);
 	}
 }
 
-/* What the file's jobs on the hardware ran so far on one class. */
+/*
+ * What the file's jobs on the hardware ran so far on one class: under the
+ * file's lock, which the hardware takes only as one of them ends, and
+ * none of the hardware's.
+ */
 static u64 usage_running_ns(struct tempo_usage *usage, u32 engine_class)
 {
-	struct tempo_hw_job *hw[TEMPO_HW_MAX_WIDTH];
+	struct tempo_hw_job *hw;
 	struct tempo_job *job;
 	unsigned long flags;
 	u64 ns = 0;
-	u32 i, n;
+	u32 i, c;
 
 	spin_lock_irqsave(&usage->lock, flags);
 	list_for_each_entry(job, &usage->running, usage_link) {
-		n = job_hw(job, hw);
-		for (i = 0; i < n; i++)
-			if (hw_class(hw[i]) == engine_class)
-				ns += tempo_hw_job_run_ns(hw[i]);
+		for (i = 0; i < job_width(job); i++) {
+			hw = job_part(job, i, &c);
+			if (c == engine_class)
+				ns += tempo_hw_job_run_ns(hw);
+		}
 	}
 	spin_unlock_irqrestore(&usage->lock, flags);
 	return ns;
