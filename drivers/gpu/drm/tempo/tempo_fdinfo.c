@@ -127,25 +127,14 @@ void tempo_usage_add_cpu(struct tempo_usage *usage, u32 engine_class,
 		atomic64_add(cpu_ns, &usage->cpu_ns[engine_class]);
 }
 
-/* In bytes, KiB or MiB, the largest unit that divides it, as DRM prints. */
-static void print_size(struct drm_printer *p, const char *key, u64 size)
-{
-	static const char *const units[] = { "", " KiB", " MiB" };
-	u32 u = 0;
-
-	while (u < ARRAY_SIZE(units) - 1 && size && IS_ALIGNED(size, SZ_1K)) {
-		size >>= 10;
-		u++;
-	}
-	drm_printf(p, "%s:\t%llu%s\n", key, size, units[u]);
-}
-
 /* What the buffers the file created take of its budgets. */
 static void show_budget(struct drm_printer *p, const struct tempo_budget *b)
 {
 	drm_printf(p, "tempo-buffers:\t%d\n", atomic_read(&b->bos));
-	print_size(p, "tempo-buffer-memory", atomic64_read(&b->bytes));
-	print_size(p, "tempo-resident-memory", atomic64_read(&b->resident));
+	drm_fdinfo_print_size(p, "tempo", "buffer", "memory",
+			      atomic64_read(&b->bytes));
+	drm_fdinfo_print_size(p, "tempo", "resident", "memory",
+			      atomic64_read(&b->resident));
 }
 
 /**

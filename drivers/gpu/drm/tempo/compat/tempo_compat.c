@@ -113,18 +113,35 @@ void tempo_compat_debugfs_init(struct drm_minor *minor)
 }
 #endif
 
-#ifndef TEMPO_HAVE_DRM_SHOW_FDINFO
-static void print_size(struct drm_printer *p, const char *key, u64 size)
+#ifndef TEMPO_HAVE_DRM_FDINFO_PRINT_SIZE
+/**
+ * tempo_compat_fdinfo_print_size() - drm_fdinfo_print_size()
+ * @p: where to print
+ * @prefix: the key's first part ("drm", or the driver's name)
+ * @stat: its second
+ * @region: its third
+ * @sz: the size in bytes: printed in bytes, KiB or MiB, the largest unit
+ *	that divides it
+ *
+ * Context: any.
+ */
+void tempo_compat_fdinfo_print_size(struct drm_printer *p, const char *prefix,
+				    const char *stat, const char *region,
+				    u64 sz)
 {
 	static const char *const units[] = { "", " KiB", " MiB" };
 	u32 u = 0;
 
-	while (u < ARRAY_SIZE(units) - 1 && size && IS_ALIGNED(size, SZ_1K)) {
-		size >>= 10;
+	while (u < ARRAY_SIZE(units) - 1 && sz && IS_ALIGNED(sz, SZ_1K)) {
+		sz >>= 10;
 		u++;
 	}
-	drm_printf(p, "%s:\t%llu%s\n", key, size, units[u]);
+	drm_printf(p, "%s-%s-%s:\t%llu%s\n", prefix, stat, region, sz,
+		   units[u]);
 }
+#endif
+
+#ifndef TEMPO_HAVE_DRM_SHOW_FDINFO
 
 /**
  * tempo_compat_show_memory_stats() - drm_show_memory_stats(), for objects
@@ -152,9 +169,9 @@ void tempo_compat_show_memory_stats(struct drm_printer *p,
 			active += obj->size;
 	}
 	spin_unlock(&file->table_lock);
-	print_size(p, "drm-total-memory", total);
-	print_size(p, "drm-shared-memory", shared);
-	print_size(p, "drm-active-memory", active);
-	print_size(p, "drm-resident-memory", resident);
+	drm_fdinfo_print_size(p, "drm", "total", "memory", total);
+	drm_fdinfo_print_size(p, "drm", "shared", "memory", shared);
+	drm_fdinfo_print_size(p, "drm", "active", "memory", active);
+	drm_fdinfo_print_size(p, "drm", "resident", "memory", resident);
 }
 #endif

@@ -113,6 +113,14 @@ void tempo_compat_debugfs_add_files(struct drm_device *dev,
 
 /* --- fdinfo: drm_show_fdinfo() and drm_show_memory_stats() (6.5) ---------- */
 
+#ifndef TEMPO_HAVE_DRM_FDINFO_PRINT_SIZE
+struct drm_printer;
+void tempo_compat_fdinfo_print_size(struct drm_printer *p, const char *prefix,
+				    const char *stat, const char *region,
+				    u64 sz);
+#define drm_fdinfo_print_size	tempo_compat_fdinfo_print_size
+#endif
+
 #ifndef TEMPO_HAVE_DRM_SHOW_FDINFO
 #define TEMPO_COMPAT_LEGACY_FDINFO	1
 /* In the driver: the whole fdinfo, from its file_operations. */
