@@ -24,16 +24,17 @@ cd "$(dirname "$0")/../.." || exit 1
 BB=/bin/busybox
 [ -x $BB ] || BB=
 
-n=0 pass=0 fail=0
+repo=$(pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
+# step STATUS NAME [DETAIL]: one result, DETAIL as a diagnostic on failure.
 step() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $n $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n $2${3:+: $3}"
-	fi
+	[ "$1" = 0 ] || [ -z "${3:-}" ] || echo "# $2: $3"
+	result "$2" "$1"
+}
+totals() {
+	echo "1..$n"
+	echo "# Totals: pass:$((n - failed)) fail:$failed xfail:0 xpass:0 skip:0 error:0"
 }
 
 echo "TAP version 13"
@@ -42,8 +43,7 @@ module_arg=
 . tests/guest/module.sh
 if [ -z "$module" ] || [ "$(id -u)" != 0 ]; then
 	step 1 "reload" "needs root and the module tools/vm/run loaded"
-	echo "1..$n"
-	echo "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
+	totals
 	exit 1
 fi
 
@@ -70,6 +70,5 @@ for p in "${sched_params[@]}"; do
 done
 out=$(load "$params")
 step $? "tempo loads${params:+ with $params}" "$out"
-echo "1..$n"
-echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
-[ "$fail" = 0 ]
+totals
+[ "$failed" = 0 ]
